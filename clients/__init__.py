@@ -1,0 +1,6 @@
+"""memhub client SDKs: publish memories and search them, over HTTP or straight to Redis."""
+
+from clients.http import Memhub, MemhubError
+from clients.redis_publisher import RedisPublisher
+
+__all__ = ["Memhub", "MemhubError", "RedisPublisher"]

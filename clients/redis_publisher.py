@@ -1,0 +1,50 @@
+"""Publishing straight to Redis, for agents inside the trusted deployment (no HTTP hop)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from redis import Redis
+
+from clients.events import build_event
+from hub.keys import Keys
+from hub.models import EventCreate
+from hub.publishing import publish
+from hub.queue import make_queue, schedule_drain
+
+DEFAULT_STATUS_TTL = 7 * 24 * 3600
+
+
+class RedisPublisher:
+    """Publishes one agent's events onto the hub's stream; an id returned is durable in Redis."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        *,
+        agent: str,
+        channel: str | None = None,
+        prefix: str = "memhub",
+        queue_name: str = "memhub",
+        status_ttl_seconds: int = DEFAULT_STATUS_TTL,
+    ) -> None:
+        self.redis = redis
+        self.agent = agent
+        self.channel = channel
+        self.keys = Keys(prefix)
+        self.queue = make_queue(redis, queue_name)
+        self.status_ttl_seconds = status_ttl_seconds
+
+    @classmethod
+    def from_url(cls, url: str, **kwargs: Any) -> RedisPublisher:
+        return cls(Redis.from_url(url), **kwargs)
+
+    def publish(self, text: str, **fields: Any) -> str:
+        """Validate and publish one memory; returns its event id."""
+        return self.publish_many([build_event(text, agent=self.agent, channel=self.channel, **fields)])[0]
+
+    def publish_many(self, events: Iterable[EventCreate]) -> list[str]:
+        ids = publish(self.redis, list(events), keys=self.keys, status_ttl_seconds=self.status_ttl_seconds)
+        schedule_drain(self.redis, self.queue, self.keys)
+        return ids

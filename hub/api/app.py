@@ -1,0 +1,59 @@
+"""The FastAPI application: publishing, event status, scoped search, memories."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+import hub
+from hub.api.routes import events, health, memories, search
+from hub.services import Services, build_services
+from hub.settings import Settings, get_settings
+
+
+def create_app(services: Services | None = None, *, settings: Settings | None = None) -> FastAPI:
+    """The API over given services (embedded hub, tests), or over services it builds at start-up."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if services is not None:
+            app.state.services = services
+            yield
+            return
+        from hub.connections import connect
+
+        cfg = settings or get_settings()
+        if not cfg.redis_url:
+            raise RuntimeError("memhub api needs MEMHUB_REDIS_URL; `memhub up` runs everything on one machine")
+        built = build_services(cfg, connect(cfg.redis_url))
+        app.state.services = built
+        try:
+            yield
+        finally:
+            built.close()
+
+    app = FastAPI(
+        title="memhub",
+        version=hub.__version__,
+        summary="A shared memory hub for AI agents: publish memories, search them by scope.",
+        lifespan=lifespan,
+    )
+    if services is not None:
+        app.state.services = services
+    for module in (events, search, memories, health):
+        app.include_router(module.router)
+
+    @app.exception_handler(RequestValidationError)
+    async def explain_validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [
+            {"loc": list(e["loc"]), "msg": str(e["msg"]).removeprefix("Value error, "), "type": e["type"]}
+            for e in exc.errors()
+        ]
+        message = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in errors)
+        return JSONResponse(status_code=422, content={"detail": errors, "message": message})
+
+    return app

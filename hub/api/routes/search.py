@@ -1,0 +1,30 @@
+"""Scoped retrieval."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from starlette.concurrency import run_in_threadpool
+
+from hub.api.deps import ServicesDep
+from hub.api.schemas import SearchHit, SearchRequest, SearchResponse
+
+router = APIRouter(prefix="/v1/search", tags=["search"])
+
+
+@router.post("", response_model=SearchResponse)
+async def search(body: SearchRequest, services: ServicesDep) -> SearchResponse:
+    """Find memories the asker may see: global ones, plus the named project's and person's.
+
+    Temporary memories are visible as their own project or person allows, and never after expiry.
+    """
+    hits = await run_in_threadpool(
+        services.retriever.search,
+        body.query,
+        project=body.project,
+        person=body.person,
+        scopes=body.scopes,
+        kinds=body.kinds,
+        limit=body.limit,
+        mode=body.mode,
+    )
+    return SearchResponse(hits=[SearchHit.from_hit(h) for h in hits])

@@ -1,0 +1,87 @@
+"""Request and response bodies of the read API (the OpenAPI document is built from these)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from hub.models import Confidence, EventCreate, Kind, Memory, Scope, State, Tier
+from hub.status import EventState
+from hub.store.base import Hit, SearchMode
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+
+MAX_BATCH_EVENTS = 500
+
+
+class EventsCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    events: list[EventCreate] = Field(min_length=1, max_length=MAX_BATCH_EVENTS)
+
+
+class EventsAccepted(BaseModel):
+    ids: list[str] = Field(description="One id per event, in order; poll `GET /v1/events/{id}`.")
+
+
+class EventStatusPublic(BaseModel):
+    id: str
+    status: EventState
+    memory_id: str | None = None
+    error: str | None = None
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1, max_length=2_000)
+    agent: Name = Field(description="The agent asking.")
+    channel: Name | None = Field(None, description="The channel the question comes from.")
+    project: Name | None = Field(None, description="See this project's memories too.")
+    person: Name | None = Field(None, description="See this person's memories too.")
+    scopes: list[Scope] | None = Field(None, description="Only these scopes (visibility still applies).")
+    kinds: list[Kind] | None = None
+    limit: int = Field(10, ge=1, le=100)
+    mode: SearchMode = Field(SearchMode.hybrid, description="hybrid (dense + BM25, fused), dense or sparse.")
+
+
+class SearchHit(BaseModel):
+    id: str
+    text: str
+    score: float
+    kind: Kind
+    scope: Scope
+    project: str | None
+    person: str | None
+    agent: str
+    channel: str | None
+    state: State
+    tier: Tier
+    confidence: Confidence
+    created_at: datetime
+    source: str | None
+
+    @classmethod
+    def from_hit(cls, hit: Hit) -> SearchHit:
+        return cls(score=hit.score, **hit.memory.model_dump(include=set(cls.model_fields) - {"score"}))
+
+
+class SearchResponse(BaseModel):
+    hits: list[SearchHit]
+
+
+class MemoryPublic(Memory):
+    """A stored memory, every field."""
+
+
+class Health(BaseModel):
+    status: str = Field(description="`ok` when Redis and the store answer.")
+    memories: int
+    events_waiting: int = Field(description="Events on the stream not yet acknowledged by a worker.")
+    workers: int
+
+
+class ErrorBody(BaseModel):
+    detail: str

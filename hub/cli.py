@@ -1,0 +1,90 @@
+"""The `memhub` command: run the hub on one machine, or its API and workers separately."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from hub.settings import Settings, get_settings
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides = {k: v for k, v in {"data_dir": args.data_dir, "port": getattr(args, "port", None)}.items() if v}
+    base = get_settings()
+    return base.model_copy(update=overrides) if overrides else base
+
+
+def cmd_up(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from hub.api.app import create_app
+    from hub.embedded import embedded_hub
+
+    settings = _settings(args)
+    with embedded_hub(settings, workers=args.workers) as hub:
+        print(f"memhub: data in {settings.data_dir.resolve()}, API on http://{settings.host}:{settings.port}")
+        uvicorn.run(create_app(hub.services), host=settings.host, port=settings.port, log_level="warning")
+    return 0
+
+
+def cmd_api(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from hub.api.app import create_app
+
+    settings = _settings(args)
+    uvicorn.run(create_app(settings=settings), host=args.host or settings.host, port=settings.port)
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from hub.connections import connect
+    from hub.services import build_services
+    from workers.worker import run_worker
+
+    settings = _settings(args)
+    if not settings.redis_url:
+        print("memhub worker: set MEMHUB_REDIS_URL (and MEMHUB_QDRANT_URL to share a Qdrant server)", file=sys.stderr)
+        return 2
+    services = build_services(settings, connect(settings.redis_url))
+    try:
+        run_worker(services, burst=args.burst)
+    finally:
+        services.close()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="memhub", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    up = sub.add_parser("up", help="the whole hub on one machine: embedded Redis and store, workers, API")
+    up.add_argument("--data-dir", type=Path, help="where memories and the embedded Redis live")
+    up.add_argument("--port", type=int)
+    up.add_argument("--workers", type=int, help="worker threads (default MEMHUB_EMBEDDED_WORKERS)")
+    up.set_defaults(func=cmd_up)
+
+    api = sub.add_parser("api", help="the read API alone, against MEMHUB_REDIS_URL and MEMHUB_QDRANT_URL")
+    api.add_argument("--data-dir", type=Path)
+    api.add_argument("--host")
+    api.add_argument("--port", type=int)
+    api.set_defaults(func=cmd_api)
+
+    worker = sub.add_parser("worker", help="one worker process, against MEMHUB_REDIS_URL")
+    worker.add_argument("--data-dir", type=Path)
+    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.set_defaults(func=cmd_worker)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    args = build_parser().parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

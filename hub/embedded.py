@@ -1,0 +1,75 @@
+"""`memhub up`: the whole hub in one process — Redis, the embedded store, workers and the API.
+
+The embedded store can be opened by one process only, so the API and the workers live in the same
+process and share one store: the API serves requests on the main thread, the workers run as
+threads that take jobs from the same RQ queue that separate `memhub worker` processes would.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from hub.connections import EmbeddedRedis, connect
+from hub.services import Services, build_services
+from hub.settings import Settings
+from workers import runtime
+from workers.worker import MemhubWorker, Sweeper, make_worker
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class EmbeddedHub:
+    services: Services
+    redis_server: EmbeddedRedis | None
+    workers: list[MemhubWorker] = field(default_factory=list)
+    threads: list[threading.Thread] = field(default_factory=list)
+    sweeper: Sweeper | None = None
+
+    def start_workers(self, count: int, *, sweep_interval: float = 5.0) -> None:
+        runtime.install(self.services)
+        for i in range(count):
+            worker = make_worker(self.services, threaded=True)
+            thread = threading.Thread(
+                target=worker.work, kwargs={"logging_level": "WARNING"}, name=f"memhub-worker-{i}", daemon=True
+            )
+            self.workers.append(worker)
+            self.threads.append(thread)
+            thread.start()
+        self.sweeper = Sweeper(self.services, interval=sweep_interval)
+        self.sweeper.sweep()
+        self.sweeper.start()
+
+    def stop_workers(self, *, timeout: float = 10.0) -> None:
+        """Let each worker finish its current job; unfinished events stay on the stream for next time."""
+        if self.sweeper:
+            self.sweeper.stop()
+        for worker in self.workers:
+            worker._stop_requested = True
+        for thread in self.threads:
+            thread.join(timeout)
+        runtime.install(None)
+
+    def stop(self, *, timeout: float = 10.0) -> None:
+        self.stop_workers(timeout=timeout)
+        self.services.close()
+        if self.redis_server:
+            self.redis_server.shutdown()
+
+
+@contextmanager
+def embedded_hub(settings: Settings, *, workers: int | None = None) -> Iterator[EmbeddedHub]:
+    """Start Redis (embedded unless MEMHUB_REDIS_URL is set), the store, the model and the workers."""
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    redis_server = None if settings.redis_url else EmbeddedRedis(settings.data_dir)
+    redis = connect(settings.redis_url) if settings.redis_url else redis_server.client()  # type: ignore[union-attr]
+    hub = EmbeddedHub(services=build_services(settings, redis), redis_server=redis_server)
+    hub.start_workers(workers or settings.embedded_workers)
+    try:
+        yield hub
+    finally:
+        hub.stop()

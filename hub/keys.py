@@ -1,0 +1,33 @@
+"""Redis key layout, in one place, under one prefix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Keys:
+    prefix: str = "memhub"
+
+    @property
+    def stream(self) -> str:
+        """The event stream agents publish to; workers read it as one consumer group."""
+        return f"{self.prefix}:events"
+
+    group: str = "ingest"
+
+    def status(self, event_id: str) -> str:
+        return f"{self.prefix}:event:{event_id}"
+
+    @property
+    def status_prefix(self) -> str:
+        return f"{self.prefix}:event:"
+
+    @property
+    def dead_letters(self) -> str:
+        return f"{self.prefix}:dlq"
+
+    @property
+    def drain_scheduled(self) -> str:
+        """Set while a drain job waits in the queue, so at most one ever waits."""
+        return f"{self.prefix}:ingest:scheduled"

@@ -1,0 +1,171 @@
+"""The memory vocabulary: events agents publish and the memories the hub keeps."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+# Memory ids are UUIDs derived from the event id, so that delivering an event twice writes one memory.
+MEMORY_NAMESPACE = uuid.UUID("5b1f6a1e-6c57-4b8e-9a51-6d656d687562")
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+
+
+class Kind(StrEnum):
+    fact = "fact"
+    deduced = "deduced"
+    preference = "preference"
+    decision = "decision"
+    correction = "correction"
+    summary = "summary"
+    task = "task"
+    open_loop = "open_loop"
+    status = "status"
+
+
+class Scope(StrEnum):
+    global_ = "global"
+    project = "project"
+    person = "person"
+    temporary = "temporary"
+
+
+class Confidence(StrEnum):
+    high = "high"
+    medium = "medium"
+    low = "low"
+
+
+class State(StrEnum):
+    active = "active"
+    stale = "stale"
+    superseded = "superseded"
+    resolved = "resolved"
+
+
+class Tier(StrEnum):
+    working = "working"
+    episodic = "episodic"
+    semantic = "semantic"
+    core = "core"
+    archival = "archival"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def memory_id_for(event_id: str) -> str:
+    """The memory id an event is stored under: stable across redeliveries."""
+    return str(uuid.uuid5(MEMORY_NAMESPACE, event_id))
+
+
+class EventCreate(BaseModel):
+    """One memory an agent wants kept, as published."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    text: str = Field(min_length=1, max_length=8_000, description="The memory itself, in plain words.")
+    agent: Name = Field(description="The publishing agent, e.g. `whatsapp-assistant`.")
+    kind: Kind = Kind.fact
+    evidence: list[Annotated[str, StringConstraints(min_length=1, max_length=2_000)]] = Field(
+        default_factory=list, max_length=50, description="Why a deduction holds; required for `deduced`."
+    )
+    scope: Scope = Scope.global_
+    project: Name | None = None
+    person: Name | None = None
+    ttl_seconds: int | None = Field(None, gt=0, le=10 * 365 * 24 * 3600)
+    expires_at: datetime | None = None
+    channel: Name | None = Field(None, description="whatsapp, telegram, cli, web, …")
+    chat: Name | None = Field(None, description="Group or DM id within the channel.")
+    session: Name | None = None
+    occurred_at: datetime | None = Field(None, description="When it happened; defaults to publish time.")
+    confidence: Confidence = Confidence.medium
+    why: Annotated[str, StringConstraints(max_length=1_000)] | None = Field(
+        None, description="What triggered this memory."
+    )
+    source: Annotated[str, StringConstraints(max_length=1_000)] | None = Field(
+        None, description="A reference back: message id, file and line."
+    )
+    related: list[Name] = Field(default_factory=list, max_length=50)
+    subject: Name | None = None
+    attribute: Name | None = None
+    value: Annotated[str, StringConstraints(max_length=1_000)] | None = None
+    id: Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=r"^[\w.:\-]+$")] | None = (
+        Field(None, description="Client id for idempotency: publishing the same id twice stores one memory.")
+    )
+
+    @model_validator(mode="after")
+    def _check_consistency(self) -> EventCreate:
+        if self.kind is Kind.deduced and not self.evidence:
+            raise ValueError("evidence: a `deduced` event must carry at least one piece of evidence")
+        if self.scope is Scope.project and not self.project:
+            raise ValueError("project: a `project`-scoped event must name its project")
+        if self.scope is Scope.person and not self.person:
+            raise ValueError("person: a `person`-scoped event must name its person")
+        if self.scope is Scope.temporary and self.ttl_seconds is None and self.expires_at is None:
+            raise ValueError("ttl_seconds: a `temporary` event needs `ttl_seconds` or `expires_at`")
+        if self.scope is not Scope.temporary and (self.ttl_seconds is not None or self.expires_at is not None):
+            raise ValueError("scope: only `temporary` events expire; set scope to `temporary`")
+        for name in ("occurred_at", "expires_at"):
+            moment = getattr(self, name)
+            if moment is not None and moment.tzinfo is None:
+                raise ValueError(f"{name}: give a timezone, e.g. 2026-11-29T10:00:00Z")
+        if (self.subject is None) != (self.attribute is None):
+            raise ValueError("subject: a structured claim needs both `subject` and `attribute`")
+        return self
+
+
+class Memory(BaseModel):
+    """A stored memory: the event plus what the hub knows about it."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str
+    event_id: str
+    text: str
+    agent: str
+    kind: Kind
+    evidence: list[str] = Field(default_factory=list)
+    scope: Scope
+    project: str | None = None
+    person: str | None = None
+    expires_at: datetime | None = None
+    channel: str | None = None
+    chat: str | None = None
+    session: str | None = None
+    occurred_at: datetime
+    confidence: Confidence
+    why: str | None = None
+    source: str | None = None
+    related: list[str] = Field(default_factory=list)
+    subject: str | None = None
+    attribute: str | None = None
+    value: str | None = None
+    state: State = State.active
+    tier: Tier = Tier.episodic
+    created_at: datetime
+    last_verified: datetime
+
+    @classmethod
+    def from_event(cls, event: EventCreate, *, event_id: str, received_at: datetime) -> Memory:
+        """The memory an accepted event becomes."""
+        expires_at = event.expires_at
+        if event.ttl_seconds is not None:
+            ttl_expiry = received_at + timedelta(seconds=event.ttl_seconds)
+            expires_at = min(expires_at, ttl_expiry) if expires_at else ttl_expiry
+        now = utcnow()
+        data: dict[str, Any] = event.model_dump(exclude={"id", "ttl_seconds", "expires_at", "occurred_at"})
+        return cls(
+            **data,
+            id=memory_id_for(event_id),
+            event_id=event_id,
+            expires_at=expires_at,
+            occurred_at=event.occurred_at or received_at,
+            created_at=now,
+            last_verified=now,
+        )

@@ -1,0 +1,69 @@
+"""The expensive things a process builds once (Redis, store, model) and passes around explicitly."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from redis import Redis
+from redis.exceptions import ResponseError
+from rq import Queue
+
+from hub.embedding import Embedder
+from hub.keys import Keys
+from hub.queue import make_queue
+from hub.search import Retriever
+from hub.settings import Settings
+from hub.sparse import SparseEncoder
+from hub.store import MemoryStore, open_store
+
+
+@dataclass
+class Services:
+    settings: Settings
+    redis: Redis
+    store: MemoryStore
+    embedder: Embedder
+    sparse: SparseEncoder = field(default_factory=SparseEncoder)
+    closed: bool = field(default=False, init=False)
+
+    @property
+    def keys(self) -> Keys:
+        return Keys(self.settings.redis_prefix)
+
+    @property
+    def queue(self) -> Queue:
+        return make_queue(self.redis, self.settings.queue_name)
+
+    @property
+    def retriever(self) -> Retriever:
+        return Retriever(store=self.store, embedder=self.embedder, sparse=self.sparse)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.store.close()
+
+
+def ensure_stream(redis: Redis, keys: Keys) -> None:
+    """Create the event stream and its consumer group if missing (safe to call from every process)."""
+    try:
+        # From id 0: a group created after events were appended still delivers them.
+        redis.xgroup_create(keys.stream, keys.group, id="0", mkstream=True)
+    except ResponseError as exc:
+        if "BUSYGROUP" not in str(exc):
+            raise
+
+
+def load_embedder(settings: Settings) -> Embedder:
+    return Embedder(settings.model_path, expected_sha256=settings.model_sha256, threads=settings.torch_threads)
+
+
+def build_services(settings: Settings, redis: Redis, *, embedder: Embedder | None = None) -> Services:
+    """Open the store and load the model once, for a whole process."""
+    ensure_stream(redis, Keys(settings.redis_prefix))
+    return Services(
+        settings=settings,
+        redis=redis,
+        store=open_store(settings),
+        embedder=embedder or load_embedder(settings),
+    )

@@ -1,0 +1,138 @@
+"""The store interface: one small protocol that both Qdrant backends implement."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+from hub.models import Confidence, Kind, Memory, Scope, State, Tier
+
+DENSE = "dense"
+SPARSE = "bm25"
+
+# Payload fields that searches filter on; every backend builds a payload index for each.
+KEYWORD_FIELDS = (
+    "event_id", "agent", "kind", "scope", "project", "person", "channel", "chat", "session",
+    "confidence", "state", "tier", "related", "subject",
+)  # fmt: skip
+FLOAT_FIELDS = ("occurred_ts", "expires_ts", "created_ts")
+
+
+class SearchMode(StrEnum):
+    hybrid = "hybrid"
+    dense = "dense"
+    sparse = "sparse"
+
+
+@dataclass(frozen=True)
+class SparseVec:
+    indices: list[int]
+    values: list[float]
+
+
+@dataclass(frozen=True)
+class MemoryPoint:
+    """A memory with its vectors, ready to write."""
+
+    memory: Memory
+    dense: list[float]
+    sparse: SparseVec
+
+
+@dataclass(frozen=True)
+class MemoryFilter:
+    """What a search may return: visibility plus optional narrowing filters.
+
+    Visibility: global memories always; project memories only for `project`; person memories only
+    for `person`; temporary memories as their own project/person allow, never after `now` passes
+    their expiry.
+    """
+
+    now: datetime
+    project: str | None = None
+    person: str | None = None
+    scopes: frozenset[Scope] | None = None
+    kinds: frozenset[Kind] | None = None
+    agents: frozenset[str] | None = None
+    channels: frozenset[str] | None = None
+    tiers: frozenset[Tier] | None = None
+    states: frozenset[State] | None = None  # None: every state but superseded
+    confidences: frozenset[Confidence] | None = None
+    occurred_after: datetime | None = None
+    occurred_before: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    dense: list[float]
+    sparse: SparseVec
+    filter: MemoryFilter
+    limit: int = 10
+    mode: SearchMode = SearchMode.hybrid
+
+
+@dataclass(frozen=True)
+class Hit:
+    memory: Memory
+    score: float
+
+
+@dataclass
+class Page:
+    memories: list[Memory] = field(default_factory=list)
+    next_offset: str | None = None
+
+
+def to_payload(memory: Memory) -> dict[str, Any]:
+    """The JSON payload stored with a point: the memory plus numeric times for range filters."""
+    payload = memory.model_dump(mode="json")
+    payload["occurred_ts"] = memory.occurred_at.timestamp()
+    payload["created_ts"] = memory.created_at.timestamp()
+    if memory.expires_at is not None:
+        payload["expires_ts"] = memory.expires_at.timestamp()
+    return payload
+
+
+def from_payload(payload: dict[str, Any]) -> Memory:
+    return Memory.model_validate(payload)
+
+
+def payload_patch(current: Memory, fields: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """What `update(fields)` writes: the payload keys to set and the keys to delete.
+
+    Fields are validated as Memory fields; derived keys (the `*_ts` times) follow their fields.
+    Only changed keys are written, so concurrent patches of different fields do not clobber each other.
+    """
+    if unknown := set(fields) - set(Memory.model_fields):
+        raise ValueError(f"not memory fields: {sorted(unknown)}")
+    if {"id", "event_id"} & set(fields):
+        raise ValueError("a memory's id and event_id never change")
+    old = to_payload(current)
+    new = to_payload(Memory.model_validate({**current.model_dump(), **fields}))
+    changed = {key: value for key, value in new.items() if key not in old or old[key] != value}
+    return changed, [key for key in old if key not in new]
+
+
+class MemoryStore(Protocol):
+    """Where memories live. Writes are idempotent by memory id and durable when they return."""
+
+    def upsert(self, points: Sequence[MemoryPoint]) -> None: ...
+
+    def get(self, ids: Sequence[str]) -> list[Memory]: ...
+
+    def search(self, query: SearchQuery) -> list[Hit]: ...
+
+    def update(self, memory_id: str, fields: dict[str, Any]) -> None:
+        """Patch payload fields of one memory (state, tier, links); vectors stay."""
+        ...
+
+    def scroll(self, flt: MemoryFilter, *, limit: int = 100, offset: str | None = None) -> Page: ...
+
+    def count(self, flt: MemoryFilter | None = None) -> int: ...
+
+    def delete(self, ids: Sequence[str]) -> None: ...
+
+    def close(self) -> None: ...

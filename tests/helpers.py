@@ -1,0 +1,52 @@
+"""Running memhub commands as a user would: real processes, real ports."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def memhub_process(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """`memhub ARGS` in its own process, output to `log`."""
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHUB_")}
+    full_env.update(env)
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "hub.cli", *args], cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT
+        )
+
+
+def stop(process: subprocess.Popen[bytes], *, timeout: float = 60) -> int:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+    return process.wait(timeout)
+
+
+def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path, *, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"memhub exited with {process.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            if httpx.get(f"{base_url}/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError(f"memhub not healthy after {timeout} s:\n{log.read_text()[-3000:]}")

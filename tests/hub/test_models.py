@@ -1,0 +1,66 @@
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from pydantic import ValidationError
+
+from hub.errors import describe_validation_error
+from hub.models import EventCreate, Kind, Memory, Scope, State, Tier, memory_id_for
+
+
+def event(**fields: object) -> EventCreate:
+    return EventCreate.model_validate({"text": "Dana prefers tea", "agent": "wa", **fields})
+
+
+def error_of(**fields: object) -> str:
+    with pytest.raises(ValidationError) as caught:
+        event(**fields)
+    return describe_validation_error(caught.value)
+
+
+def test_defaults() -> None:
+    e = event()
+    assert (e.kind, e.scope, e.confidence.value) == (Kind.fact, Scope.global_, "medium")
+
+
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ({"kind": "deduced"}, "evidence"),
+        ({"scope": "project"}, "project"),
+        ({"scope": "person"}, "person"),
+        ({"scope": "temporary"}, "ttl_seconds"),
+        ({"ttl_seconds": 60}, "scope"),
+        ({"kind": "gossip"}, "kind"),
+        ({"text": ""}, "text"),
+        ({"agent": "  "}, "agent"),
+        ({"occurred_at": "2026-11-29T10:00:00"}, "occurred_at"),
+        ({"subject": "Dana"}, "subject"),
+        ({"colour": "blue"}, "colour"),
+        ({"id": "has spaces"}, "id"),
+    ],
+)
+def test_invalid_events_name_the_field(fields: dict[str, object], named: str) -> None:
+    assert error_of(**fields).startswith(f"{named}:")
+
+
+def test_scoped_and_deduced_events_validate() -> None:
+    event(kind="deduced", evidence=["asked for tea twice"])
+    event(scope="project", project="kitchen")
+    event(scope="person", person="Dana")
+    event(scope="temporary", ttl_seconds=60, person="Dana")
+
+
+def test_memory_from_event_fills_what_the_hub_adds() -> None:
+    received = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+    memory = Memory.from_event(
+        event(scope="temporary", ttl_seconds=3600, channel="whatsapp"), event_id="e1", received_at=received
+    )
+    assert memory.id == memory_id_for("e1")
+    assert (memory.state, memory.tier) == (State.active, Tier.episodic)
+    assert memory.expires_at == received + timedelta(hours=1)
+    assert memory.occurred_at == received
+    assert memory.channel == "whatsapp"
+
+
+def test_memory_id_is_stable_per_event_id() -> None:
+    assert memory_id_for("a") == memory_id_for("a") != memory_id_for("b")

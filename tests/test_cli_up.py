@@ -1,0 +1,40 @@
+"""`memhub up` as a newcomer runs it: one command, nothing else installed, data kept across restarts."""
+
+from pathlib import Path
+
+import pytest
+
+from clients import Memhub
+from tests.helpers import free_port, memhub_process, stop, wait_healthy
+
+
+@pytest.mark.slow
+def test_up_serves_and_keeps_everything_across_a_restart(tmp_path: Path) -> None:
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    args = ["up", "--data-dir", str(tmp_path / "data"), "--port", str(port)]
+    log = tmp_path / "up.log"
+
+    hub = memhub_process(args, {}, log)
+    try:
+        wait_healthy(base_url, hub, log)
+        with Memhub(base_url, agent="wa-assistant", channel="whatsapp") as wa:
+            event_id = wa.publish("Netanel's passport expires in March 2027", id="wa-1")
+            status = wa.wait(event_id)
+            assert status.status == "stored"
+            assert wa.search("when does the passport expire?")[0].text.startswith("Netanel's passport")
+    finally:
+        assert stop(hub) == 0, log.read_text()[-3000:]
+
+    hub = memhub_process(args, {}, log)
+    try:
+        wait_healthy(base_url, hub, log)
+        with Memhub(base_url, agent="tg-assistant", channel="telegram") as tg:
+            assert tg.status("wa-1").status == "stored"
+            hits = tg.search("passport expiry")
+            assert [h.id for h in hits[:1]] == [status.memory_id]
+            # Published again after the restart, the same id still makes one memory.
+            tg.publish("Netanel's passport expires in March 2027", id="wa-1")
+            assert len(tg.search("passport", limit=50)) == 1
+    finally:
+        assert stop(hub) == 0, log.read_text()[-3000:]

@@ -1,0 +1,167 @@
+"""The drain job: take waiting events off the stream in batches, embed them, write them, acknowledge.
+
+Delivery is at least once (a crashed worker's entries are claimed by another after `claim_idle_ms`)
+and the write is idempotent (the memory id derives from the event id, and a memory already in the
+store is not written again), so every acknowledged event is stored exactly once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+from redis import Redis
+
+from hub.errors import describe_validation_error
+from hub.keys import Keys
+from hub.models import EventCreate, Memory
+from hub.queue import schedule_drain
+from hub.services import Services
+from hub.status import EventState, dead_letter, mark_stored
+from hub.store.base import MemoryPoint
+from workers import runtime
+
+Entry = tuple[bytes, dict[bytes, bytes] | None]
+
+
+@dataclass
+class DrainReport:
+    batches: int = 0
+    stored: int = 0
+    already_stored: int = 0
+    rejected: int = 0
+    failed: int = 0
+    batch_sizes: list[int] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+@dataclass(frozen=True)
+class Accepted:
+    entry_id: bytes
+    event_id: str
+    memory: Memory
+
+
+def consumer_name() -> str:
+    """One stream consumer per worker thread, so a crash leaves its entries attributable."""
+    return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
+
+
+def drain() -> dict[str, Any]:
+    """RQ job: drain the stream with this worker's services."""
+    return drain_stream(runtime.current(), consumer=consumer_name()).as_dict()
+
+
+def drain_stream(services: Services, *, consumer: str, max_batches: int | None = None) -> DrainReport:
+    settings, keys, redis = services.settings, services.keys, services.redis
+    # Cleared before reading: an event appended after this point schedules a new drain.
+    redis.delete(keys.drain_scheduled)
+    report = DrainReport()
+    size = settings.ingest_batch_size
+    for _ in range(max_batches or settings.ingest_batches_per_job):
+        entries, deliveries = take_batch(redis, keys, consumer, size=size, claim_idle_ms=settings.claim_idle_ms)
+        if not entries:
+            return report
+        if len(entries) == size:
+            # A backlog: let an idle worker start draining beside this one.
+            schedule_drain(redis, services.queue, keys)
+        ingest_batch(services, entries, deliveries=deliveries, report=report)
+    schedule_drain(redis, services.queue, keys)
+    return report
+
+
+def take_batch(
+    redis: Redis, keys: Keys, consumer: str, *, size: int, claim_idle_ms: int
+) -> tuple[list[Entry], dict[bytes, int]]:
+    """Up to `size` entries: first those a dead or stuck consumer left unacknowledged, then new ones."""
+    entries: list[Entry] = []
+    deliveries: dict[bytes, int] = {}
+    stale = redis.xpending_range(keys.stream, keys.group, min="-", max="+", count=size, idle=claim_idle_ms)
+    if stale:
+        ids = [p["message_id"] for p in stale]
+        deliveries = {p["message_id"]: int(p["times_delivered"]) + 1 for p in stale}
+        entries += redis.xclaim(keys.stream, keys.group, consumer, claim_idle_ms, ids)
+    if len(entries) < size:
+        fresh = redis.xreadgroup(keys.group, consumer, {keys.stream: ">"}, count=size - len(entries))
+        for _stream, items in fresh or []:
+            entries += items
+    return entries, deliveries
+
+
+def ingest_batch(
+    services: Services, entries: Sequence[Entry], *, deliveries: dict[bytes, int], report: DrainReport
+) -> None:
+    """Validate, embed in one model call, write, then mark and acknowledge, all for one batch."""
+    settings, keys = services.settings, services.keys
+    pipe = services.redis.pipeline(transaction=True)
+    accepted: list[Accepted] = []
+    for entry_id, fields in entries:
+        if fields is None:  # deleted from the stream after delivery: nothing left to store
+            continue
+        raw = fields.get(b"event", b"").decode("utf-8", "replace")
+        event_id = fields.get(b"id", entry_id).decode("utf-8", "replace")
+        if deliveries.get(entry_id, 0) > settings.max_deliveries:
+            error = (
+                f"delivered {deliveries[entry_id]} times without being stored "
+                "(a worker crashed or the store failed on each try); replay it with `memhub dlq replay`"
+            )
+            dead_letter(pipe, keys, event_id=event_id, status=EventState.failed, error=error, raw=raw)
+            report.failed += 1
+            continue
+        try:
+            accepted.append(Accepted(entry_id, event_id, parse_entry(event_id, raw)))
+        except ValueError as exc:
+            dead_letter(pipe, keys, event_id=event_id, status=EventState.rejected, error=str(exc), raw=raw)
+            report.rejected += 1
+
+    # Redelivered events whose memory was already written are not written (or re-embedded) again.
+    unique = {a.memory.id: a for a in accepted}
+    existing = {m.id for m in services.store.get(list(unique))}
+    fresh = [a for a in unique.values() if a.memory.id not in existing]
+    if fresh:
+        texts = [a.memory.text for a in fresh]
+        dense = services.embedder.encode(texts, batch_size=len(texts))
+        points = [
+            MemoryPoint(memory=a.memory, dense=vector.tolist(), sparse=services.sparse.document(a.memory.text))
+            for a, vector in zip(fresh, dense, strict=True)
+        ]
+        services.store.upsert(points)  # durable on return; an exception leaves the batch unacknowledged
+    for a in accepted:
+        mark_stored(pipe, keys, a.event_id, a.memory.id)
+        pipe.expire(keys.status(a.event_id), settings.status_ttl_seconds)
+    ids = [entry_id for entry_id, _ in entries]
+    pipe.xack(keys.stream, keys.group, *ids)
+    pipe.xdel(keys.stream, *ids)
+    pipe.execute()
+    report.batches += 1
+    report.batch_sizes.append(len(entries))
+    report.stored += len(fresh)
+    report.already_stored += len(accepted) - len(fresh)
+
+
+def parse_entry(event_id: str, raw: str) -> Memory:
+    """The memory a stream entry describes; ValueError naming what is wrong otherwise."""
+    try:
+        envelope = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"event: not valid JSON ({exc.msg} at position {exc.pos})") from exc
+    if not isinstance(envelope, dict) or not isinstance(envelope.get("event"), dict):
+        raise ValueError('event: expected {"received_at": ..., "event": {...}}')
+    try:
+        event = EventCreate.model_validate(envelope["event"])
+    except ValidationError as exc:
+        raise ValueError(describe_validation_error(exc)) from exc
+    try:
+        received_at = datetime.fromisoformat(str(envelope.get("received_at")))
+    except ValueError as exc:
+        raise ValueError("received_at: expected an ISO 8601 time with a timezone") from exc
+    return Memory.from_event(event, event_id=event_id, received_at=received_at)

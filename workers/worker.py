@@ -1,0 +1,99 @@
+"""The memhub worker: an RQ SimpleWorker whose process has loaded the model and opened the store.
+
+SimpleWorker runs jobs in its own process instead of forking one per job: a fork per job would
+throw away the loaded model and cannot share the embedded store, which has a single owning process.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from rq import Queue, SimpleWorker
+from rq.exceptions import StopRequested
+from rq.job import Job
+from rq.serializers import JSONSerializer
+from rq.timeouts import TimerDeathPenalty
+
+from hub.queue import schedule_drain
+from hub.services import Services
+from workers import runtime
+
+log = logging.getLogger(__name__)
+
+
+class MemhubWorker(SimpleWorker):
+    """A SimpleWorker that can also run in a thread of the embedded hub."""
+
+    def _install_signal_handlers(self) -> None:
+        # Signal handlers can only be installed from the main thread; in the embedded hub the
+        # process owner handles signals and stops the worker threads itself.
+        if threading.current_thread() is threading.main_thread():
+            super()._install_signal_handlers()
+
+
+class ThreadedWorker(MemhubWorker):
+    """A worker thread of the embedded hub, stopped by its owner rather than by a signal."""
+
+    # The default death penalty arms SIGALRM, which only the main thread may do.
+    death_penalty_class = TimerDeathPenalty
+
+    def dequeue_job_and_maintain_ttl(
+        self, timeout: int | None, max_idle_time: int | None = None
+    ) -> tuple[Job, Queue] | None:
+        # Wait in one-second slices so that a stop request is noticed promptly.
+        while not self._stop_requested:
+            found = super().dequeue_job_and_maintain_ttl(1, max_idle_time=1)
+            if found is not None or timeout is None:
+                return found
+        raise StopRequested()
+
+
+def make_worker(services: Services, *, threaded: bool = False, name: str | None = None) -> MemhubWorker:
+    cls = ThreadedWorker if threaded else MemhubWorker
+    return cls(
+        [services.queue], connection=services.redis, serializer=JSONSerializer, name=name
+    )
+
+
+class Sweeper(threading.Thread):
+    """Schedules a drain every `interval` seconds while events wait or sit unacknowledged.
+
+    Nothing else would notice entries left behind by a worker that was killed mid-batch when no
+    new event arrives to schedule a drain.
+    """
+
+    def __init__(self, services: Services, *, interval: float) -> None:
+        super().__init__(name="memhub-sweeper", daemon=True)
+        self.services = services
+        self.interval = interval
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopped.wait(self.interval):
+            try:
+                self.sweep()
+            except Exception:  # a Redis hiccup must not end the sweeper; the next round retries
+                log.exception("sweep failed")
+
+    def sweep(self) -> bool:
+        keys, redis = self.services.keys, self.services.redis
+        # Acknowledged entries are deleted, so a non-empty stream means events wait or sit unacknowledged.
+        if redis.xlen(keys.stream):
+            return schedule_drain(redis, self.services.queue, keys)
+        return False
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+
+def run_worker(services: Services, *, burst: bool = False, sweep_interval: float = 5.0) -> None:
+    """Run one worker in this process until stopped (or until the queue is empty, with `burst`)."""
+    runtime.install(services)
+    worker = make_worker(services)
+    sweeper = Sweeper(services, interval=sweep_interval)
+    sweeper.sweep()  # pick up whatever a previous worker left behind
+    sweeper.start()
+    try:
+        worker.work(burst=burst, logging_level="INFO")
+    finally:
+        sweeper.stop()
