@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 from pathlib import Path
 
@@ -23,9 +24,15 @@ def cmd_up(args: argparse.Namespace) -> int:
     from hub.embedded import embedded_hub
 
     settings = _settings(args)
+    # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal to the handler that
+    # was there before it. With these no-op handlers that re-raise lets run() return, so the workers
+    # stop and the store and Redis close cleanly instead of the process dying on the spot.
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: None)
     with embedded_hub(settings, workers=args.workers) as hub:
         print(f"memhub: data in {settings.data_dir.resolve()}, API on http://{settings.host}:{settings.port}")
         uvicorn.run(create_app(hub.services), host=settings.host, port=settings.port, log_level="warning")
+    print("memhub: stopped")
     return 0
 
 

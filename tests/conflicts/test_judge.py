@@ -1,0 +1,167 @@
+"""The default conflict judge, on the brief's examples, structured claims and the labelled set."""
+
+from __future__ import annotations
+
+import pytest
+
+import hub.conflicts
+from benchmarks.conflict_quality import evaluate, load_pairs, split
+from hub.conflicts import Judgement, RuleJudge, Severity, Statement, Verdict
+
+
+def judge(a: str, b: str) -> Judgement:
+    return RuleJudge().judge(Statement(a), Statement(b))
+
+
+def test_changed_end_of_workday_is_a_medium_conflict() -> None:
+    result = judge("Netanel works until 20:00.", "Netanel finishes work at 18:00.")
+    assert (result.verdict, result.severity) == (Verdict.conflict, Severity.medium)
+    assert "20:00 → 18:00" in result.reason
+
+
+def test_same_attribute_of_another_person_is_a_different_subject() -> None:
+    result = judge("Netanel works until 20:00.", "Dana works until 18:00.")
+    assert (result.verdict, result.severity) == (Verdict.different_subject, None)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Netanel works until 20:00.", "Netanel's workday ends at 8pm."),
+        ("Noa is allergic to peanuts.", "Noa has a peanut allergy."),
+        ("Dana starts work at 8:30.", "Dana begins her workday at half past eight."),
+        # Negation words that do not flip the claim.
+        ("Netanel never misses the Monday standup.", "Netanel always attends the Monday standup."),
+        ("I never skip breakfast.", "I always eat breakfast."),
+    ],
+)
+def test_paraphrase_is_the_same_fact(a: str, b: str) -> None:
+    assert judge(a, b).verdict is Verdict.same
+
+
+def test_allergy_polarity_flip_is_a_high_conflict() -> None:
+    result = judge("Noa is allergic to peanuts.", "Noa has no food allergies.")
+    assert (result.verdict, result.severity) == (Verdict.conflict, Severity.high)
+
+
+@pytest.mark.parametrize("relative", ["Her parents live in Haifa.", "Dana's parents live in Haifa."])
+def test_a_relative_of_the_subject_is_compatible(relative: str) -> None:
+    assert judge("Dana lives in Haifa.", relative).verdict is Verdict.compatible
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "severity"),
+    [
+        ("Netanel lives in Tel Aviv.", "Netanel moved to Ramat Gan.", Severity.medium),
+        (
+            "Omer's piano lesson is at 4pm on Wednesdays.",
+            "Omer's piano lesson moved to 5pm.",
+            Severity.medium,
+        ),
+        ("The rent is 6,500 shekels a month.", "The rent is 7,200 shekels a month.", Severity.high),
+        ("Dana is Netanel's wife.", "Dana is Netanel's sister.", Severity.high),
+        ("Dana's favourite colour is green.", "Dana's favourite colour is blue.", Severity.low),
+        ("The owner prefers WhatsApp over email.", "The owner prefers email over WhatsApp.", Severity.low),
+    ],
+)
+def test_changed_values_and_update_cues_conflict(a: str, b: str, severity: Severity) -> None:
+    result = judge(a, b)
+    assert (result.verdict, result.severity) == (Verdict.conflict, severity)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Noa is allergic to peanuts.", "Noa is also allergic to sesame."),  # a second value, not a new one
+        ("Netanel works until 20:00.", "Netanel works from home on Fridays."),  # another attribute
+        ("Netanel works until 20:00 on Mondays.", "Netanel works until 17:00 on Fridays."),  # another day
+        ("Netanel is no longer on the night shift.", "Netanel works day shifts at the hospital."),
+        ("Dana stopped drinking coffee.", "Dana drinks green tea every morning."),
+    ],
+)
+def test_facts_that_hold_together_are_compatible(a: str, b: str) -> None:
+    assert judge(a, b).verdict is Verdict.compatible
+
+
+def test_the_same_value_for_two_people_is_still_a_different_subject() -> None:
+    assert (
+        judge("Netanel starts work at 9:00.", "Dana starts work at 9:00.").verdict
+        is Verdict.different_subject
+    )
+
+
+def claim(subject: str, attribute: str, value: str | None, kind: str = "fact") -> Statement:
+    return Statement(
+        f"{subject} {attribute}: {value}", subject=subject, attribute=attribute, value=value, kind=kind
+    )
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "verdict"),
+    [
+        (claim("Netanel", "work_end", "20:00"), claim("netanel", "work end", "18:00"), Verdict.conflict),
+        (claim("Netanel", "work_end", "20:00"), claim("Netanel", "work_end", "8pm"), Verdict.same),
+        (claim("Netanel", "city", "Tel Aviv"), claim("Netanel", "city", " tel aviv."), Verdict.same),
+        (claim("I", "city", "Haifa"), claim("the owner", "city", "Jaffa"), Verdict.conflict),
+        (
+            claim("Netanel", "work_end", "20:00"),
+            claim("Dana", "work_end", "18:00"),
+            Verdict.different_subject,
+        ),
+        (claim("Netanel", "work_end", "20:00"), claim("Netanel", "work_start", "09:00"), Verdict.compatible),
+    ],
+)
+def test_structured_claims_are_compared_exactly(a: Statement, b: Statement, verdict: Verdict) -> None:
+    assert RuleJudge().judge(a, b).verdict is verdict
+
+
+def test_structured_conflict_severity_follows_the_rule() -> None:
+    result = RuleJudge().judge(claim("Noa", "allergy", "peanuts"), claim("Noa", "allergy", "none"))
+    assert (result.verdict, result.severity) == (Verdict.conflict, Severity.high)
+    assert result.reason == "value changed: peanuts → none"
+    taste = RuleJudge().judge(
+        claim("Dana", "coffee order", "black", "preference"),
+        claim("Dana", "coffee order", "latte", "preference"),
+    )
+    assert taste.severity is Severity.low
+
+
+def test_structured_claim_on_one_side_only_falls_back_to_text() -> None:
+    a = claim("Netanel", "work_end", "20:00")
+    b = Statement("Netanel finishes work at 18:00.")
+    result = RuleJudge().judge(Statement("Netanel works until 20:00.", a.subject, a.attribute, a.value), b)
+    assert result.verdict is Verdict.conflict
+
+
+def test_judging_is_symmetric_in_verdict_on_the_labelled_set() -> None:
+    judge_ = RuleJudge()
+    for pair in load_pairs():
+        forward = judge_.judge(Statement(pair["a"]), Statement(pair["b"])).verdict
+        backward = judge_.judge(Statement(pair["b"]), Statement(pair["a"])).verdict
+        assert forward is backward, pair["id"]
+
+
+def test_labelled_set_meets_the_targets() -> None:
+    pairs = load_pairs()
+    assert len(pairs) >= 240
+    result = evaluate(RuleJudge(), pairs)
+    assert result["conflict_precision"] >= 0.95
+    assert result["conflict_recall"] >= 0.85
+    held_out = evaluate(RuleJudge(), split(pairs)["held_out"])
+    assert held_out["conflict_precision"] >= 0.9
+
+
+def test_labelled_set_is_well_formed() -> None:
+    pairs = load_pairs()
+    assert len({p["id"] for p in pairs}) == len(pairs)
+    for pair in pairs:
+        assert pair["label"] in {v.value for v in Verdict}
+        if pair["label"] == "conflict":
+            assert pair["severity"] in {s.value for s in Severity}
+        else:
+            assert pair["severity"] is None
+
+
+def test_public_names_are_exported() -> None:
+    for name in hub.conflicts.__all__:
+        assert hasattr(hub.conflicts, name)
