@@ -1,0 +1,300 @@
+"""The conflict judge: do two close statements about the owner's life contradict each other?
+
+`RuleJudge` is the default: pure Python, deterministic, no model. Structured claims (subject and
+attribute on both sides) are compared exactly; free text goes through `hub.conflicts.text`, which
+reads a subject, a frame (what is said of it), typed values, polarity and update cues. Then:
+
+1. different subjects ("Netanel" / "Dana") → `different_subject`; a subject and someone named
+   through it ("Dana" / "Dana's parents") → `compatible`;
+2. frames about different things ("works until 20:00" / "works from home on Fridays") → `compatible`;
+3. a value of one kind that changed (a time, a day, a place, a number, a relation) → `conflict`,
+   unless one side adds a value ("also") or denies the old one ("no longer on the night shift");
+4. the same claim negated on one side only ("allergic" / "no allergies") → `conflict`;
+5. otherwise, near-identical frames → `same`, else `compatible`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from hub.conflicts.severity import grade
+from hub.conflicts.subject import OWNER, SOMEONE
+from hub.conflicts.text import Parsed, parse
+from hub.conflicts.tokens import tokenize, words_match
+from hub.conflicts.values import Value, extract
+
+
+class Verdict(StrEnum):
+    conflict = "conflict"
+    same = "same"
+    compatible = "compatible"
+    different_subject = "different_subject"
+
+
+class Severity(StrEnum):
+    high = "high"
+    medium = "medium"
+    low = "low"
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One side of a comparison: a memory's text and, when the agent gave one, its structured claim."""
+
+    text: str
+    subject: str | None = None
+    attribute: str | None = None
+    value: str | None = None
+    kind: str = "fact"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: Verdict
+    severity: Severity | None
+    reason: str
+
+
+class Judge(Protocol):
+    def judge(self, a: Statement, b: Statement) -> Judgement: ...
+
+
+# Share of the smaller frame's words found in the larger one, from which two frames speak of one attribute:
+# two of three words, or every word of a frame of one or two.
+RELATED = 0.66
+# Share of the larger frame's words matched, from which two statements say the same thing.
+SAME = 0.5
+
+
+def _matched(small: Iterable[str], large: frozenset[str]) -> int:
+    return sum(1 for word in small if any(words_match(word, other) for other in large))
+
+
+def _overlaps(a: frozenset[str], b: frozenset[str]) -> tuple[float, float] | None:
+    """(containment, similarity) of two frames; None when either is empty."""
+    if not a or not b:
+        return None
+    small, large = sorted((a, b), key=len)
+    hits = _matched(small, large)
+    return hits / len(small), hits / len(large)
+
+
+@dataclass(frozen=True)
+class _ValueDiff:
+    changed: list[tuple[Value, Value]]  # (a's value, b's value) per kind that disagrees
+    agreed: set[str]
+    only_a: set[str]
+    only_b: set[str]
+
+
+def _compare_values(a: Iterable[Value], b: Iterable[Value], skip_names: bool = False) -> _ValueDiff:
+    by_kind_a: dict[str, list[Value]] = {}
+    by_kind_b: dict[str, list[Value]] = {}
+    for value in a:
+        by_kind_a.setdefault(value.kind, []).append(value)
+    for value in b:
+        by_kind_b.setdefault(value.kind, []).append(value)
+    if skip_names:
+        by_kind_a.pop("name", None)
+        by_kind_b.pop("name", None)
+    diff = _ValueDiff([], set(), set(by_kind_a) - set(by_kind_b), set(by_kind_b) - set(by_kind_a))
+    for kind in set(by_kind_a) & set(by_kind_b):
+        new_a = [v for v in by_kind_a[kind] if not any(v.agrees(w) for w in by_kind_b[kind])]
+        new_b = [w for w in by_kind_b[kind] if not any(w.agrees(v) for v in by_kind_a[kind])]
+        if new_a and new_b:
+            diff.changed.append((new_a[0], new_b[0]))
+        else:
+            diff.agreed.add(kind)
+    return diff
+
+
+def _relate_subjects(a: Parsed, b: Parsed) -> str:
+    """How the subjects relate: same, related (one named through the other), mention, or different."""
+    sa, sb = a.subject, b.subject
+    if sa.key and sb.key:
+        if sa.key == sb.key or SOMEONE in (sa.key, sb.key):
+            if sa.words and sb.words and not _nested(sa.words, sb.words):
+                return "different"
+            return "same"
+        if SOMEONE in (sa.via, sb.via) and sa.key.split(">")[-1] == sb.key.split(">")[-1]:
+            return "same"
+        if sa.via in (sb.key, SOMEONE) or sb.via in (sa.key, SOMEONE):
+            return "related"
+        if _names_each_other(a, b):
+            return "mention"
+        return "different"
+    if not sa.key and not sb.key and sa.words and sb.words:
+        return "same" if _nested(sa.words, sb.words) else "different"
+    # A thing on one side, a person (or nothing we could read) on the other: "The rent is ..." /
+    # "We pay ... rent": the same subject when each side's subject shows up in the other.
+    return "mention" if _names_each_other(a, b) else "different"
+
+
+def _nested(a: frozenset[str], b: frozenset[str]) -> bool:
+    small, large = sorted((a, b), key=len)
+    return _matched(small, large) == len(small)
+
+
+def _subject_words(p: Parsed) -> set[str]:
+    s = p.subject
+    words = set(s.words)
+    if s.key and s.key != SOMEONE:
+        words.update(s.key.replace(">", " ").replace("+", " ").split())
+    return words
+
+
+def _names_each_other(a: Parsed, b: Parsed) -> bool:
+    wa, wb = _subject_words(a), _subject_words(b)
+    found_a = not wa or _matched(wa, b.content) == len(wa)
+    found_b = not wb or _matched(wb, a.content) == len(wb)
+    # A thing nobody is said to own ("the rent") is the owner's household's: "we pay ... rent" names it.
+    if wa == {OWNER} and b.subject.key is None:
+        found_a = True
+    if wb == {OWNER} and a.subject.key is None:
+        found_b = True
+    return found_a and found_b and bool(wa or wb)
+
+
+def _decide(
+    a: Parsed,
+    b: Parsed,
+    frame_a: frozenset[str],
+    frame_b: frozenset[str],
+    diff: _ValueDiff,
+    kinds: tuple[str, str],
+) -> Judgement:
+    """The verdict for two statements about one subject."""
+    overlaps = _overlaps(frame_a, frame_b)
+    about = a.subject.shown or b.subject.shown or "the subject"
+    if overlaps is not None and overlaps[0] < RELATED:
+        if not diff.changed and _pinned(a, b, overlaps, diff) and a.negative == b.negative:
+            return Judgement(Verdict.same, None, f"the same {'/'.join(sorted(diff.agreed))} for {about}")
+        return Judgement(Verdict.compatible, None, f"different attributes of {about}")
+    if overlaps is None and not diff.changed and not diff.agreed and a.negative == b.negative:
+        return Judgement(Verdict.compatible, None, f"nothing in common to compare about {about}")
+    if a.additive or b.additive:
+        return Judgement(Verdict.compatible, None, f"adds a value for {about}")
+    update = a.update or b.update
+    if diff.changed:
+        changed_kinds = {va.kind for va, _ in diff.changed}
+        if a.negative != b.negative:
+            return Judgement(Verdict.compatible, None, "one denies a value the other does not claim")
+        if "weekday" in changed_kinds and len(changed_kinds) > 1 and not update:
+            return Judgement(Verdict.compatible, None, "different occasions (another day, another value)")
+        va, vb = diff.changed[0]
+        reason = f"value changed: {va.shown} → {vb.shown}"
+        return _conflict(a, b, reason, [v for pair in diff.changed for v in pair], kinds)
+    if a.negative != b.negative:
+        if overlaps is None and not diff.agreed:
+            return Judgement(Verdict.compatible, None, f"nothing in common to compare about {about}")
+        return _conflict(a, b, f"polarity flip about {about}: one affirms what the other denies", [], kinds)
+    close = overlaps is None or overlaps[1] >= SAME or _pinned(a, b, overlaps, diff)
+    if close and not _news(a, b) and not _news(b, a):
+        return Judgement(Verdict.same, None, f"the same fact about {about}, restated")
+    return Judgement(Verdict.compatible, None, f"compatible facts about {about}")
+
+
+def _pinned(a: Parsed, b: Parsed, overlaps: tuple[float, float] | None, diff: _ValueDiff) -> bool:
+    """Both sides agree on a value specific enough to identify the fact: a phone number, an amount, or a
+    day and time for frames that share a word. A statement of change never merely restates one."""
+    if a.update != b.update:
+        return False
+    if diff.agreed & _IDENTIFYING:
+        return True
+    moment = "time" in diff.agreed and bool(diff.agreed & {"weekday", "date"})
+    return moment and overlaps is not None and overlaps[0] > 0
+
+
+def _news(a: Parsed, b: Parsed) -> bool:
+    """Whether a carries a value b neither states nor mentions (an aisle seat, a town)."""
+    kinds_b = {v.kind for v in b.values}
+    return any(v.kind not in kinds_b and v.kind != "frequency" and not (v.keys & b.content) for v in a.values)
+
+
+def _conflict(a: Parsed, b: Parsed, reason: str, changed: list[Value], kinds: tuple[str, str]) -> Judgement:
+    return Judgement(Verdict.conflict, Severity(grade(a, b, changed, kinds)), reason)
+
+
+# Values specific enough that agreeing on one means the two statements say the same thing.
+_IDENTIFYING = {"ident", "email", "money"}
+
+_SPACES = re.compile(r"[\s_\-]+")
+
+
+def _norm(text: str) -> str:
+    return _SPACES.sub(" ", text.strip().strip(".").casefold())
+
+
+class RuleJudge:
+    """The default judge: rules over structured claims and over free text, no model."""
+
+    def judge(self, a: Statement, b: Statement) -> Judgement:
+        if a.subject and a.attribute and b.subject and b.attribute:
+            return self._structured(a, b)
+        pa, pb = parse(a.text), parse(b.text)
+        relation = _relate_subjects(pa, pb)
+        if relation == "different":
+            shown = f"{pa.subject.shown or '?'} vs {pb.subject.shown or '?'}"
+            return Judgement(Verdict.different_subject, None, f"different subjects: {shown}")
+        if relation == "related":
+            return Judgement(
+                Verdict.compatible, None, f"{pa.subject.shown} and {pb.subject.shown} are different people"
+            )
+        kinds = (a.kind, b.kind)
+        if relation == "mention":  # subjects phrased differently: compare everything said
+            diff = _compare_values(pa.values, pb.values, skip_names=True)
+            return _decide(pa, pb, pa.content, pb.content, diff, kinds)
+        return _decide(pa, pb, pa.frame, pb.frame, _compare_values(pa.values, pb.values), kinds)
+
+    def _structured(self, a: Statement, b: Statement) -> Judgement:
+        subject_a, subject_b = _norm_subject(a.subject or ""), _norm_subject(b.subject or "")
+        if subject_a != subject_b:
+            return Judgement(
+                Verdict.different_subject, None, f"different subjects: {a.subject} vs {b.subject}"
+            )
+        if _norm(a.attribute or "") != _norm(b.attribute or ""):
+            return Judgement(
+                Verdict.compatible, None, f"different attributes: {a.attribute} vs {b.attribute}"
+            )
+        if _same_value(a.value, b.value):
+            return Judgement(Verdict.same, None, f"same {a.attribute} for {a.subject}")
+        claims = parse(_claim_text(a)), parse(_claim_text(b))
+        texts = parse(a.text), parse(b.text)
+        severity = max(
+            grade(*claims, kinds=(a.kind, b.kind)), grade(*texts, kinds=(a.kind, b.kind)), key=_rank
+        )
+        return Judgement(Verdict.conflict, Severity(severity), f"value changed: {a.value} → {b.value}")
+
+
+def _norm_subject(subject: str) -> str:
+    norm = _norm(subject)
+    return OWNER if norm in _OWNER_ALIASES else norm
+
+
+_OWNER_ALIASES = {"i", "me", "my", "we", "us", "owner", "the owner", "myself"}
+
+
+def _claim_text(s: Statement) -> str:
+    return f"{s.subject}'s {s.attribute} is {s.value or 'unknown'}"
+
+
+def _rank(severity: str) -> int:
+    return ("low", "medium", "high").index(severity)
+
+
+def _same_value(a: str | None, b: str | None) -> bool:
+    """Values equal once normalised; "8pm" and "20:00" are one time."""
+    if a is None or b is None:
+        return a is None and b is None
+    if _norm(a) == _norm(b):
+        return True
+    values_a, _ = extract(tokenize(a), set())
+    values_b, _ = extract(tokenize(b), set())
+    if not values_a or not values_b:
+        return False
+    diff = _compare_values(values_a, values_b)
+    return not diff.changed and not diff.only_a and not diff.only_b

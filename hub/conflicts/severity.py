@@ -1,0 +1,68 @@
+"""How much a conflict matters to the owner.
+
+The rule, first match wins:
+
+- **high**: a wrong answer could hurt, cost money or break a rule.
+  Health (allergies, intolerances, medications and doses, conditions, vaccinations, blood type,
+  pregnancy, a pet's health too); money (any amount of money, rent, salary, bills, debts, bank
+  accounts, cards, insurance, budgets); safety (alarm codes, keys, emergency contacts, car seats,
+  a child allowed out alone); legal documents (passport, visa, driving licence, contracts, custody);
+  family relations (who is whose wife, brother or mother, marriage, how many children).
+- **low**: tastes and cosmetics: favourites, likes and preferences, a colour, a nickname, coffee
+  and food tastes, hobbies, how the owner wants to be reminded. Also any conflict between two
+  memories of kind `preference` that hits no high rule.
+- **medium**: everything else that a person relies on day to day: schedules and appointments
+  (a doctor's appointment is a schedule, not a health fact), addresses and places, work, contact
+  details, school, cars, pets' routines, diets chosen for other than medical reasons, subscriptions
+  without an amount.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from hub.conflicts.text import Parsed
+from hub.conflicts.values import Value
+
+# Word stems: five letters or more match the start of a folded content word, shorter ones the whole word
+# (so "tea" does not catch "team").
+_HEALTH = ("allerg", "medic", "mg", "insulin", "asthma", "inhaler", "blood", "diagnos", "pregnan", "celiac",
+           "coeliac", "intoleran", "vaccin", "shot", "epipen", "diabet", "surgery", "prescription",
+           "hearing", "seizure", "epilep", "pill", "antibiotic", "penicillin", "gluten", "lactose",
+           "disease", "symptom", "therapy", "chemo", "cholesterol")  # fmt: skip
+_MONEY = ("rent", "salary", "salaries", "mortgage", "bill", "debt", "owe", "loan", "account",
+          "budget", "allowance", "credit", "insur", "pay", "tax", "invoice", "pension", "saving",
+          "invest", "refund", "deposit", "shekel", "dollar", "euro")  # fmt: skip
+_SAFETY = ("alarm", "key", "emergency", "booster", "carseat", "alone", "gas", "smoke", "lock", "seatbelt",
+           "helmet", "weapon", "poison")  # fmt: skip
+_LEGAL = ("passport", "visa", "contract", "custody", "court", "lawsuit", "citizenship", "lawyer", "permit")
+_FAMILY_FRAME = ("<kinship>", "<marital>", "kid")
+_LOW = ("like", "want", "wish", "painted", "taste", "flavour", "coffee", "tea", "steak", "music",
+        "song", "movie", "cartoon", "novel", "hobby", "style", "outfit", "hair")  # fmt: skip
+
+
+def _hits(words: Iterable[str], stems: tuple[str, ...]) -> bool:
+    exact = frozenset(stems)
+    prefixes = tuple(stem for stem in stems if len(stem) >= 5)
+    return any(word in exact or word.startswith(prefixes) for word in words)
+
+
+def grade(
+    a: Parsed, b: Parsed, changed: Iterable[Value] = (), kinds: tuple[str, str] = ("fact", "fact")
+) -> str:
+    """The severity ("high", "medium" or "low") of a conflict between two statements."""
+    words = a.content | b.content
+    changed = list(changed)
+    money = any(v.kind == "money" for v in (*a.values, *b.values))
+    licence = any(w.startswith("licence") for w in words) and "plate" not in words
+    if (
+        money or licence or _hits(words, _HEALTH + _MONEY + _SAFETY + _LEGAL)
+        or _hits(a.frame | b.frame, _FAMILY_FRAME)
+        or any(v.kind in ("class:kinship", "class:marital", "blood") for v in changed)
+    ):  # fmt: skip
+        return "high"
+    if _hits(a.frame | b.frame, _LOW) or any(v.kind == "class:colour" for v in changed):
+        return "low"
+    if kinds == ("preference", "preference"):
+        return "low"
+    return "medium"

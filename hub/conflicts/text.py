@@ -1,0 +1,111 @@
+"""A free-text statement read into parts: subject, frame (what is said of it), values, polarity, cues."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from hub.conflicts import lexicon as lx
+from hub.conflicts.subject import OWNER, Subject, find_subject
+from hub.conflicts.tokens import Token, canon, tokenize
+from hub.conflicts.values import Value, extract
+
+# Verbs after which "from X to Y" gives the old value X.
+_CHANGE_VERBS = {"switched", "moved", "changed", "replaced", "transferred", "went", "swapped", "upgraded"}
+_COPULAS = {"is", "am", "are", "was", "were", "be", "been", "became", "become", "a", "an", "not", "stays"}
+_OWNER_WORDS = lx.OWNER_PRONOUNS | lx.OWNER_POSSESSIVES
+_CUES = lx.NEGATORS | lx.UPDATE_CUES
+_DROP = lx.STOPWORDS | lx.ADDITIVE_CUES | lx.GENERIC_NOUNS
+
+
+@dataclass(frozen=True)
+class Parsed:
+    text: str
+    subject: Subject
+    frame: frozenset[str]  # folded content words of the predicate, class words as "<class>"
+    values: tuple[Value, ...]
+    negative: bool
+    update: bool  # the statement reports a change ("moved to", "no longer", "now")
+    additive: bool  # "also", "too": a further value, not a replacement
+    content: frozenset[str]  # every folded content word, subject included
+
+
+def _old_span(tokens: Sequence[Token]) -> set[int]:
+    """Token indices holding a value that the statement says was replaced."""
+    lows = [t.low for t in tokens]
+    for i, low in enumerate(lows):
+        if low in _CHANGE_VERBS and "from" in lows[i + 1 : i + 3]:
+            start = lows.index("from", i + 1)
+            stop = next((j for j in range(start + 1, len(lows)) if lows[j] in ("to", "for")), len(lows))
+            return set(range(start + 1, stop))
+        if low == "instead" and i + 1 < len(lows) and lows[i + 1] == "of":
+            return set(range(i + 2, len(lows)))
+    return set()
+
+
+def _expands(tokens: Sequence[Token], i: int) -> bool:
+    """Whether an expanding word is the predicate ("is vegetarian"), not a modifier ("vegetarian meals")."""
+    return tokens[i].low in lx.EXPANSIONS and any(t.low in _COPULAS for t in tokens[max(0, i - 2) : i])
+
+
+def _polarity_count(tokens: Sequence[Token], skip: set[int]) -> int:
+    count = 0
+    for i, tok in enumerate(tokens):
+        if i in skip:
+            continue
+        if tok.low in lx.NEGATORS or _expands(tokens, i):
+            count += 1
+        elif tok.low == "used" and i + 1 < len(tokens) and tokens[i + 1].low == "to":
+            count += 1  # "used to work at Intel": not any more
+    return count
+
+
+def _frame_words(tok: Token) -> list[str]:
+    words = []
+    for part in tok.low.split("-"):
+        if part not in lx.SYNONYMS and (part in _DROP or part in _CUES):
+            continue
+        word = canon(part)
+        if word and word not in _DROP and not word.isdigit():
+            words.append(word)
+    return words
+
+
+@lru_cache(maxsize=4096)
+def parse(text: str) -> Parsed:
+    """Read a statement; cached, as one memory meets many candidates."""
+    tokens = tokenize(text)
+    found = find_subject(tokens)
+    values, used = extract(tokens, found.span)
+    old = _old_span(tokens)
+    values = [v for v in values if v.index not in old]
+    class_at = {v.index: v.kind for v in values if v.kind.startswith("class:")}
+    frame: set[str] = set()
+    for i, tok in enumerate(tokens):
+        if i in class_at:
+            frame.add("<" + class_at[i][6:] + ">")
+        elif tok.kind in ("word", "pair") and i not in used and i not in found.span:
+            frame.update(_frame_words(tok))
+            if _expands(tokens, i):
+                frame.update(lx.EXPANSIONS[tok.low])
+    content = set(frame) | set(found.subject.words)
+    for i in found.span:
+        content.update(_frame_words(tokens[i]))
+    if found.subject.key:
+        content.update(found.subject.key.replace(">", " ").replace("+", " ").split())
+    for value in values:
+        content.update(value.keys if value.kind == "name" or value.kind.startswith("class:") else ())
+    if any(t.low in _OWNER_WORDS for t in tokens):
+        content.add(OWNER)
+    lows = {t.low for i, t in enumerate(tokens) if i not in found.span}
+    return Parsed(
+        text=text,
+        subject=found.subject,
+        frame=frozenset(frame),
+        values=tuple(values),
+        negative=_polarity_count(tokens, found.span) % 2 == 1,
+        update=bool(lows & lx.UPDATE_CUES) or "used" in lows,
+        additive=bool(lows & lx.ADDITIVE_CUES),
+        content=frozenset(content),
+    )
