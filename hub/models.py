@@ -92,6 +92,9 @@ class EventCreate(BaseModel):
         None, description="A reference back: message id, file and line."
     )
     related: list[Name] = Field(default_factory=list, max_length=50)
+    tier: Tier = Field(
+        Tier.episodic, description="Where the memory starts; importers set it from the file it came from."
+    )
     subject: Name | None = None
     attribute: Name | None = None
     value: Annotated[str, StringConstraints(max_length=1_000)] | None = None
@@ -118,6 +121,26 @@ class EventCreate(BaseModel):
         if (self.subject is None) != (self.attribute is None):
             raise ValueError("subject: a structured claim needs both `subject` and `attribute`")
         return self
+
+
+class Change(BaseModel):
+    """One recorded change of a memory: what moved, who moved it, and why (so it can be undone)."""
+
+    at: datetime
+    action: str = Field(description="e.g. reinforced, superseded, promoted, demoted, merged, marked_stale")
+    by: str = Field(description="An agent, `owner`, or the hub job that made the change.")
+    changes: dict[str, Any] = Field(default_factory=dict, description="field -> [before, after]")
+    note: str | None = None
+
+
+class Sighting(BaseModel):
+    """One time the fact was stated: the first event, or a later one that reinforced it."""
+
+    event_id: str
+    agent: str
+    channel: str | None = None
+    session: str | None = None
+    at: datetime
 
 
 class Memory(BaseModel):
@@ -150,6 +173,9 @@ class Memory(BaseModel):
     tier: Tier = Tier.episodic
     created_at: datetime
     last_verified: datetime
+    superseded_by: str | None = None
+    sightings: list[Sighting] = Field(default_factory=list, description="Every statement of this fact.")
+    history: list[Change] = Field(default_factory=list)
 
     @classmethod
     def from_event(cls, event: EventCreate, *, event_id: str, received_at: datetime) -> Memory:
@@ -159,13 +185,17 @@ class Memory(BaseModel):
             ttl_expiry = received_at + timedelta(seconds=event.ttl_seconds)
             expires_at = min(expires_at, ttl_expiry) if expires_at else ttl_expiry
         now = utcnow()
+        occurred_at = event.occurred_at or received_at
         data: dict[str, Any] = event.model_dump(exclude={"id", "ttl_seconds", "expires_at", "occurred_at"})
+        first = Sighting(event_id=event_id, agent=event.agent, channel=event.channel, session=event.session,
+                         at=occurred_at)  # fmt: skip
         return cls(
             **data,
             id=memory_id_for(event_id),
             event_id=event_id,
             expires_at=expires_at,
-            occurred_at=event.occurred_at or received_at,
+            occurred_at=occurred_at,
             created_at=now,
             last_verified=now,
+            sightings=[first],
         )
