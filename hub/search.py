@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from hub.embedding import Embedder
-from hub.models import Kind, Scope, utcnow
+from hub.models import Kind, Scope, State, utcnow
 from hub.sparse import SparseEncoder
 from hub.store.base import Hit, MemoryFilter, MemoryStore, SearchMode, SearchQuery
 
@@ -29,6 +29,7 @@ class Retriever:
         kinds: Iterable[Kind] | None = None,
         limit: int = 10,
         mode: SearchMode = SearchMode.hybrid,
+        include_superseded: bool = False,
     ) -> list[Hit]:
         flt = MemoryFilter(
             now=utcnow(),
@@ -36,6 +37,7 @@ class Retriever:
             person=person,
             scopes=frozenset(scopes) if scopes else None,
             kinds=frozenset(kinds) if kinds else None,
+            states=frozenset(State) if include_superseded else None,
         )
         return self.store.search(
             SearchQuery(

@@ -8,6 +8,8 @@ from redis import Redis
 from redis.exceptions import ResponseError
 from rq import Queue
 
+from hub.conflicts.judge import Judge, RuleJudge
+from hub.conflicts.review import Reviewer
 from hub.embedding import Embedder
 from hub.keys import Keys
 from hub.queue import make_queue
@@ -24,6 +26,7 @@ class Services:
     store: MemoryStore
     embedder: Embedder
     sparse: SparseEncoder = field(default_factory=SparseEncoder)
+    judge: Judge = field(default_factory=RuleJudge)
     closed: bool = field(default=False, init=False)
 
     @property
@@ -33,6 +36,10 @@ class Services:
     @property
     def queue(self) -> Queue:
         return make_queue(self.redis, self.settings.queue_name)
+
+    @property
+    def reviewer(self) -> Reviewer:
+        return Reviewer(store=self.store, redis=self.redis, keys=self.keys, settings=self.settings, judge=self.judge)
 
     @property
     def retriever(self) -> Retriever:

@@ -50,6 +50,18 @@ class Settings(BaseSettings):
     max_deliveries: int = Field(5, ge=1, description="Deliveries before an event is dead-lettered as failed.")
     status_ttl_seconds: int = Field(7 * 24 * 3600, description="How long event status records are kept.")
 
+    # Conflicts and reinforcement, judged when a memory is written.
+    conflict_candidates: int = Field(8, ge=1, le=100, description="Close memories each new one is judged against.")
+    conflict_min_similarity: float = Field(
+        0.45, ge=0, le=1, description="Cosine similarity below which two memories are not compared."
+    )
+    conflict_auto_resolve: list[str] = Field(
+        ["low"], description="Severities resolved at once, newer wins, with a note saying so."
+    )
+    conflict_ask_owner: list[str] = Field(
+        ["high"], description="Severities put to the owner as questions; the rest get a proposal."
+    )
+
     # API.
     host: str = "127.0.0.1"
     port: int = 8420

@@ -36,6 +36,7 @@ class DrainReport:
     batches: int = 0
     stored: int = 0
     already_stored: int = 0
+    reinforced: int = 0
     rejected: int = 0
     failed: int = 0
     batch_sizes: list[int] = field(default_factory=list)
@@ -123,20 +124,23 @@ def ingest_batch(
             dead_letter(pipe, keys, event_id=event_id, status=EventState.rejected, error=str(exc), raw=raw)
             report.rejected += 1
 
-    # Redelivered events whose memory was already written are not written (or re-embedded) again.
-    unique = {a.memory.id: a for a in accepted}
-    existing = {m.id for m in services.store.get(list(unique))}
-    fresh = [a for a in unique.values() if a.memory.id not in existing]
-    if fresh:
-        texts = [a.memory.text for a in fresh]
+    # Redelivered events whose memory was already written are not written again, only reviewed again.
+    unique = {a.memory.id: a.memory for a in accepted}
+    merged_into: dict[str, str] = {}
+    fresh: list[MemoryPoint] = []
+    if unique:
+        existing = {m.id for m in services.store.get(list(unique))}
+        texts = [m.text for m in unique.values()]
         dense = services.embedder.encode(texts, batch_size=len(texts))
         points = [
-            MemoryPoint(memory=a.memory, dense=vector.tolist(), sparse=services.sparse.document(a.memory.text))
-            for a, vector in zip(fresh, dense, strict=True)
+            MemoryPoint(memory=m, dense=vector.tolist(), sparse=services.sparse.document(m.text))
+            for m, vector in zip(unique.values(), dense, strict=True)
         ]
-        services.store.upsert(points)  # durable on return; an exception leaves the batch unacknowledged
+        fresh = [p for p in points if p.memory.id not in existing]
+        services.store.upsert(fresh)  # durable on return; an exception leaves the batch unacknowledged
+        merged_into = services.reviewer.review(points).merged_into
     for a in accepted:
-        mark_stored(pipe, keys, a.event_id, a.memory.id)
+        mark_stored(pipe, keys, a.event_id, merged_into.get(a.memory.id, a.memory.id))
         pipe.expire(keys.status(a.event_id), settings.status_ttl_seconds)
     ids = [entry_id for entry_id, _ in entries]
     pipe.xack(keys.stream, keys.group, *ids)
@@ -144,7 +148,8 @@ def ingest_batch(
     pipe.execute()
     report.batches += 1
     report.batch_sizes.append(len(entries))
-    report.stored += len(fresh)
+    report.stored += len(fresh) - len(merged_into)
+    report.reinforced += len(merged_into)
     report.already_stored += len(accepted) - len(fresh)
 
 

@@ -10,7 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 import hub
-from hub.api.routes import events, health, memories, search
+from hub.api.routes import conflicts, events, health, memories, search
 from hub.services import Services, build_services
 from hub.settings import Settings, get_settings
 
@@ -44,7 +44,7 @@ def create_app(services: Services | None = None, *, settings: Settings | None = 
     )
     if services is not None:
         app.state.services = services
-    for module in (events, search, memories, health):
+    for module in (events, search, memories, conflicts, health):
         app.include_router(module.router)
 
     @app.exception_handler(RequestValidationError)

@@ -45,6 +45,7 @@ class SearchRequest(BaseModel):
     kinds: list[Kind] | None = None
     limit: int = Field(10, ge=1, le=100)
     mode: SearchMode = Field(SearchMode.hybrid, description="hybrid (dense + BM25, fused), dense or sparse.")
+    include_superseded: bool = Field(False, description="Also return memories a newer one superseded.")
 
 
 class SearchHit(BaseModel):
@@ -62,10 +63,13 @@ class SearchHit(BaseModel):
     confidence: Confidence
     created_at: datetime
     source: str | None
+    superseded_by: str | None = None
+    conflict_ids: list[str] = Field(default_factory=list, description="Open conflicts this memory sits in.")
 
     @classmethod
-    def from_hit(cls, hit: Hit) -> SearchHit:
-        return cls(score=hit.score, **hit.memory.model_dump(include=set(cls.model_fields) - {"score"}))
+    def from_hit(cls, hit: Hit, *, conflict_ids: list[str]) -> SearchHit:
+        fields = hit.memory.model_dump(include=set(cls.model_fields) - {"score", "conflict_ids"})
+        return cls(score=hit.score, conflict_ids=conflict_ids, **fields)
 
 
 class SearchResponse(BaseModel):

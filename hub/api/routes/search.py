@@ -7,6 +7,7 @@ from starlette.concurrency import run_in_threadpool
 
 from hub.api.deps import ServicesDep
 from hub.api.schemas import SearchHit, SearchRequest, SearchResponse
+from hub.conflicts.ledger import open_conflicts_of
 
 router = APIRouter(prefix="/v1/search", tags=["search"])
 
@@ -16,6 +17,7 @@ async def search(body: SearchRequest, services: ServicesDep) -> SearchResponse:
     """Find memories the asker may see: global ones, plus the named project's and person's.
 
     Temporary memories are visible as their own project or person allows, and never after expiry.
+    Superseded memories are left out unless asked for; hits in an open conflict carry its id.
     """
     hits = await run_in_threadpool(
         services.retriever.search,
@@ -26,5 +28,7 @@ async def search(body: SearchRequest, services: ServicesDep) -> SearchResponse:
         kinds=body.kinds,
         limit=body.limit,
         mode=body.mode,
+        include_superseded=body.include_superseded,
     )
-    return SearchResponse(hits=[SearchHit.from_hit(h) for h in hits])
+    in_conflict = open_conflicts_of(services.redis, services.keys, [h.memory.id for h in hits])
+    return SearchResponse(hits=[SearchHit.from_hit(h, conflict_ids=in_conflict[h.memory.id]) for h in hits])

@@ -1,0 +1,109 @@
+"""The conflict ledger: list, inspect and resolve contradictions; questions for the owner."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Query, status
+from pydantic import BaseModel, Field
+
+from hub.api.deps import ServicesDep
+from hub.api.schemas import ErrorBody
+from hub.conflicts import ledger
+from hub.conflicts.judge import Severity
+from hub.conflicts.ledger import Conflict, ConflictStatus
+from hub.conflicts.resolve import ResolutionError, resolve
+from hub.models import Scope
+
+router = APIRouter(tags=["conflicts"])
+
+
+class ConflictList(BaseModel):
+    conflicts: list[Conflict]
+
+
+class ResolveRequest(BaseModel):
+    keep: str = Field(description="The memory id to keep (the other is superseded), or `both` to dismiss.")
+    note: str | None = Field(None, max_length=2_000)
+    by: str = Field("owner", max_length=200, description="Who decided: `owner` or an agent's name.")
+
+
+class Question(BaseModel):
+    conflict_id: str
+    ask_in: str | None = Field(description="The channel this agent should ask in (where it learned its side).")
+    question: str
+    options: dict[str, str] = Field(description="Answer -> the `keep` value to send to the resolve route.")
+
+
+class QuestionList(BaseModel):
+    questions: list[Question]
+
+
+def _found(services: ServicesDep, conflict_id: str) -> Conflict:
+    found = ledger.get(services.redis, services.keys, conflict_id)
+    if found is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no conflict with id {conflict_id!r}")
+    return found
+
+
+@router.get("/v1/conflicts", response_model=ConflictList)
+def list_conflicts(
+    services: ServicesDep,
+    status_: Annotated[ConflictStatus | None, Query(alias="status")] = None,
+    severity: Severity | None = None,
+    scope: Scope | None = None,
+    project: str | None = None,
+    person: str | None = None,
+    agent: str | None = None,
+) -> ConflictList:
+    """Contradictions the hub found, newest first."""
+    everything = ledger.all_conflicts(services.redis, services.keys)
+    picked = ledger.matching(everything, status=status_, severity=severity, scope=scope, project=project,
+                             person=person, agent=agent)  # fmt: skip
+    return ConflictList(conflicts=picked)
+
+
+@router.get("/v1/conflicts/{conflict_id}", response_model=Conflict, responses={404: {"model": ErrorBody}})
+def get_conflict(conflict_id: str, services: ServicesDep) -> Conflict:
+    return _found(services, conflict_id)
+
+
+@router.post(
+    "/v1/conflicts/{conflict_id}/resolve",
+    response_model=Conflict,
+    responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+)
+def resolve_conflict(conflict_id: str, body: ResolveRequest, services: ServicesDep) -> Conflict:
+    """Keep one memory (the other becomes `superseded`, linked to it) or keep `both` (dismissed)."""
+    conflict = _found(services, conflict_id)
+    if not conflict.open:
+        raise HTTPException(status.HTTP_409_CONFLICT, f"conflict {conflict_id} is already {conflict.status.value}")
+    try:
+        return resolve(services.redis, services.keys, services.store, conflict, keep=body.keep, by=body.by,
+                       note=body.note)  # fmt: skip
+    except ResolutionError as exc:
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc)) from exc
+
+
+@router.get("/v1/questions", response_model=QuestionList)
+def questions(agent: str, services: ServicesDep) -> QuestionList:
+    """What this agent should ask the owner, in its own channel: open conflicts the policy puts to the owner."""
+    ask = set(services.settings.conflict_ask_owner)
+    asked = [
+        c
+        for c in ledger.matching(ledger.all_conflicts(services.redis, services.keys), status=ConflictStatus.open,
+                                 agent=agent)  # fmt: skip
+        if c.severity.value in ask
+    ]
+    return QuestionList(questions=[_question(c, agent) for c in asked])
+
+
+def _question(conflict: Conflict, agent: str) -> Question:
+    first, second = conflict.statements
+    mine = conflict.agents.index(agent)
+    return Question(
+        conflict_id=conflict.id,
+        ask_in=conflict.channels[mine],
+        question=f'I have two notes that disagree: "{first}" and "{second}". Which one is right?',
+        options={first: conflict.memory_ids[0], second: conflict.memory_ids[1], "both are right": "both"},
+    )

@@ -1,0 +1,154 @@
+"""The conflict ledger: every contradiction found, with both statements, kept in Redis.
+
+Redis is the hub's durable log (append-only file on in every mode), so the ledger survives restarts
+of the embedded hub like the events do. One JSON document per conflict, a time index, and for each
+memory the set of its open conflicts (to mark search hits cheaply).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+from redis import Redis
+
+from hub.conflicts.judge import Severity
+from hub.keys import Keys
+from hub.models import Scope, utcnow
+
+
+class ConflictStatus(StrEnum):
+    open = "open"
+    resolved = "resolved"
+    auto_resolved = "auto_resolved"
+    dismissed = "dismissed"
+
+
+class Side(BaseModel):
+    """One of the two memories in a conflict, as it stood when the conflict was found."""
+
+    memory_id: str
+    text: str
+    agent: str
+    channel: str | None = None
+    source: str | None = None
+    occurred_at: datetime
+
+
+class Resolution(BaseModel):
+    keep: str = Field(description="The memory id kept, or `both`.")
+    by: str = Field(description="`owner`, an agent, or `hub` for automatic resolutions.")
+    note: str | None = None
+    at: datetime
+
+
+class Conflict(BaseModel):
+    id: str
+    memory_ids: list[str] = Field(description="[older, newer]")
+    statements: list[str]
+    agents: list[str]
+    channels: list[str | None]
+    sources: list[str | None]
+    severity: Severity
+    reason: str = Field(description="Why the judge called it a conflict.")
+    scope: Scope
+    project: str | None = None
+    person: str | None = None
+    status: ConflictStatus = ConflictStatus.open
+    proposal: str | None = Field(None, description="The memory id the hub proposes to keep.")
+    resolution: Resolution | None = None
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def open(self) -> bool:
+        return self.status is ConflictStatus.open
+
+
+def conflict_id(memory_a: str, memory_b: str) -> str:
+    """The same pair always gets the same id, so finding it twice records it once."""
+    low, high = sorted((memory_a, memory_b))
+    return "c-" + hashlib.sha256(f"{low}|{high}".encode()).hexdigest()[:20]
+
+
+def _key(keys: Keys, cid: str) -> str:
+    return f"{keys.prefix}:conflict:{cid}"
+
+
+def _index(keys: Keys) -> str:
+    return f"{keys.prefix}:conflicts"
+
+
+def _open_for(keys: Keys, memory_id: str) -> str:
+    return f"{keys.prefix}:memory-conflicts:{memory_id}"
+
+
+def record(redis: Redis, keys: Keys, conflict: Conflict) -> bool:
+    """Add a conflict unless its pair is already in the ledger; True when it was new."""
+    if not redis.set(_key(keys, conflict.id), conflict.model_dump_json(), nx=True):
+        return False
+    pipe = redis.pipeline(transaction=True)
+    pipe.zadd(_index(keys), {conflict.id: conflict.created_at.timestamp()})
+    if conflict.open:
+        for memory_id in conflict.memory_ids:
+            pipe.sadd(_open_for(keys, memory_id), conflict.id)
+    pipe.execute()
+    return True
+
+
+def save(redis: Redis, keys: Keys, conflict: Conflict) -> None:
+    """Write back a changed conflict and keep the open-conflict sets in step."""
+    conflict.updated_at = utcnow()
+    pipe = redis.pipeline(transaction=True)
+    pipe.set(_key(keys, conflict.id), conflict.model_dump_json())
+    for memory_id in conflict.memory_ids:
+        if conflict.open:
+            pipe.sadd(_open_for(keys, memory_id), conflict.id)
+        else:
+            pipe.srem(_open_for(keys, memory_id), conflict.id)
+    pipe.execute()
+
+
+def get(redis: Redis, keys: Keys, cid: str) -> Conflict | None:
+    raw = redis.get(_key(keys, cid))
+    return Conflict.model_validate_json(raw) if raw else None
+
+
+def all_conflicts(redis: Redis, keys: Keys) -> list[Conflict]:
+    """Every conflict, newest first."""
+    ids = [i.decode() for i in redis.zrevrange(_index(keys), 0, -1)]
+    raws = redis.mget([_key(keys, i) for i in ids]) if ids else []
+    return [Conflict.model_validate_json(r) for r in raws if r]
+
+
+def open_conflicts_of(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> dict[str, list[str]]:
+    """For each memory, the ids of the open conflicts it sits in."""
+    pipe = redis.pipeline(transaction=False)
+    for memory_id in memory_ids:
+        pipe.smembers(_open_for(keys, memory_id))
+    return {m: sorted(x.decode() for x in ids) for m, ids in zip(memory_ids, pipe.execute(), strict=True)}
+
+
+def matching(
+    conflicts: Iterable[Conflict],
+    *,
+    status: ConflictStatus | None = None,
+    severity: Severity | None = None,
+    scope: Scope | None = None,
+    project: str | None = None,
+    person: str | None = None,
+    agent: str | None = None,
+) -> list[Conflict]:
+    return [
+        c
+        for c in conflicts
+        if (status is None or c.status is status)
+        and (severity is None or c.severity is severity)
+        and (scope is None or c.scope is scope)
+        and (project is None or c.project == project)
+        and (person is None or c.person == person)
+        and (agent is None or agent in c.agents)
+    ]

@@ -1,0 +1,140 @@
+"""The write-time review: each new memory is judged against the close, older memories it can see.
+
+- the same fact again: the older memory is reinforced (a sighting, a history entry) and the new copy
+  is dropped, so reinforcement never duplicates;
+- a contradiction: a conflict is recorded with both statements, then the policy applies — a
+  correction supersedes at once, configured severities auto-resolve (newer wins, with a note), the
+  owner is asked about others, and the rest wait with a proposal.
+
+Everything here is idempotent (conflict ids derive from the pair, sightings from the event id), so
+an event redelivered after a crash is reviewed again with the same result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from redis import Redis
+
+from hub.conflicts import ledger
+from hub.conflicts.judge import Judge, Judgement, Statement, Verdict
+from hub.conflicts.ledger import Conflict, ConflictStatus, Side
+from hub.conflicts.resolve import resolve, supersede
+from hub.keys import Keys
+from hub.models import Change, Kind, Memory, State, utcnow
+from hub.settings import Settings
+from hub.store.base import MemoryFilter, MemoryPoint, MemoryStore, SearchMode, SearchQuery
+
+
+@dataclass
+class ReviewOutcome:
+    merged_into: dict[str, str] = field(default_factory=dict)  # dropped new memory id -> kept memory id
+    conflicts: list[Conflict] = field(default_factory=list)
+
+
+def statement(memory: Memory) -> Statement:
+    return Statement(memory.text, memory.subject, memory.attribute, memory.value, memory.kind.value)
+
+
+def side(memory: Memory) -> Side:
+    return Side(memory_id=memory.id, text=memory.text, agent=memory.agent, channel=memory.channel,
+                source=memory.source, occurred_at=memory.occurred_at)  # fmt: skip
+
+
+def order(memory: Memory) -> tuple[float, float, str]:
+    """Which of two memories is older: by when it happened, then when it was stored, then id."""
+    return (memory.occurred_at.timestamp(), memory.created_at.timestamp(), memory.id)
+
+
+@dataclass
+class Reviewer:
+    store: MemoryStore
+    redis: Redis
+    keys: Keys
+    settings: Settings
+    judge: Judge
+
+    def review(self, points: Sequence[MemoryPoint]) -> ReviewOutcome:
+        """Review written memories, oldest first, each against older memories it can see."""
+        outcome = ReviewOutcome()
+        for point in sorted(points, key=lambda p: order(p.memory)):
+            current = self.store.get([point.memory.id])
+            if not current or current[0].state is State.superseded:
+                continue
+            self._review_one(current[0], point, outcome)
+        return outcome
+
+    def candidates(self, memory: Memory, point: MemoryPoint) -> list[Memory]:
+        flt = MemoryFilter(
+            now=utcnow(), project=memory.project, person=memory.person,
+            states=frozenset({State.active, State.stale}),
+        )  # fmt: skip
+        query = SearchQuery(dense=point.dense, sparse=point.sparse, filter=flt,
+                            limit=self.settings.conflict_candidates + 1, mode=SearchMode.dense)  # fmt: skip
+        hits = self.store.search(query)
+        mine = order(memory)
+        return [
+            h.memory
+            for h in hits
+            if h.memory.id != memory.id and h.score >= self.settings.conflict_min_similarity and order(h.memory) < mine
+        ]
+
+    def _review_one(self, memory: Memory, point: MemoryPoint, outcome: ReviewOutcome) -> None:
+        if memory.kind is Kind.correction:
+            self._apply_explicit_corrections(memory)
+        for older in self.candidates(memory, point):
+            judgement = self.judge.judge(statement(older), statement(memory))
+            if judgement.verdict is Verdict.same:
+                self._reinforce(older, memory)
+                outcome.merged_into[memory.id] = older.id
+                return
+            if judgement.verdict is Verdict.conflict:
+                outcome.conflicts.append(self._conflict(older, memory, judgement))
+
+    def _reinforce(self, older: Memory, newer: Memory) -> None:
+        """Fold `newer` into `older`: one memory, one more sighting."""
+        known = {s.event_id for s in older.sightings}
+        fresh = [s for s in newer.sightings if s.event_id not in known]
+        if fresh:
+            change = Change(at=utcnow(), action="reinforced", by=newer.agent,
+                            note=f"restated by {newer.agent} on {newer.channel or 'an unknown channel'}: {newer.text}",
+                            changes={"sightings": [len(older.sightings), len(older.sightings) + len(fresh)]})  # fmt: skip
+            self.store.update(older.id, {
+                "sightings": [*older.sightings, *fresh],
+                "last_verified": max(older.last_verified, newer.created_at),
+                "history": [*older.history, change],
+            })  # fmt: skip
+        self.store.delete([newer.id])
+
+    def _apply_explicit_corrections(self, correction: Memory) -> None:
+        """A correction that names the memories it corrects (in `related`) supersedes them at once."""
+        for target in self.store.get([r for r in correction.related if r != correction.id]):
+            supersede(self.store, loser=target.id, winner=correction.id, by=correction.agent,
+                      note=f"corrected by the owner: {correction.text}")  # fmt: skip
+
+    def _conflict(self, older: Memory, newer: Memory, judgement: Judgement) -> Conflict:
+        cid = ledger.conflict_id(older.id, newer.id)
+        conflict = ledger.get(self.redis, self.keys, cid)
+        if conflict is None:
+            a, b = side(older), side(newer)
+            now = utcnow()
+            conflict = Conflict(
+                id=cid, memory_ids=[a.memory_id, b.memory_id], statements=[a.text, b.text],
+                agents=[a.agent, b.agent], channels=[a.channel, b.channel], sources=[a.source, b.source],
+                severity=judgement.severity or "medium", reason=judgement.reason, scope=newer.scope,
+                project=newer.project, person=newer.person, proposal=newer.id, created_at=now, updated_at=now,
+            )  # fmt: skip
+            ledger.record(self.redis, self.keys, conflict)
+        if conflict.open:
+            self._apply_policy(conflict, newer)
+        return conflict
+
+    def _apply_policy(self, conflict: Conflict, newer: Memory) -> None:
+        if newer.kind is Kind.correction:
+            resolve(self.redis, self.keys, self.store, conflict, keep=newer.id, by=newer.agent,
+                    note="the owner corrected this; the correction supersedes the old memory")  # fmt: skip
+        elif conflict.severity.value in self.settings.conflict_auto_resolve:
+            resolve(self.redis, self.keys, self.store, conflict, keep=newer.id, by="hub",
+                    note=f"{conflict.severity.value} severity: resolved automatically, the newer statement wins",
+                    status=ConflictStatus.auto_resolved)  # fmt: skip

@@ -1,0 +1,124 @@
+"""Conflicts across agents, through the real pipeline: detect, record, resolve."""
+
+from collections.abc import Callable
+
+from starlette.testclient import TestClient
+
+from clients import Memhub
+
+
+def publish_all(agent: Memhub, *texts: str, **fields: object) -> list[str]:
+    """Publish one by one, each stored before the next, as chat turns arrive."""
+    memory_ids = []
+    for text in texts:
+        status = agent.wait(agent.publish(text, **fields))
+        assert status.status == "stored"
+        memory_ids.append(status.memory_id)
+    return memory_ids
+
+
+def conflicts(api: TestClient, **params: str) -> list[dict]:  # type: ignore[type-arg]
+    response = api.get("/v1/conflicts", params=params)
+    assert response.status_code == 200
+    return response.json()["conflicts"]  # type: ignore[no-any-return]
+
+
+def test_two_agents_contradicting_each_other_make_one_open_conflict(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    [works_late] = publish_all(wa, "Netanel works until 20:00", source="wa:msg:1")
+    [finishes_early] = publish_all(tg, "Netanel finishes work at 18:00", source="tg:msg:7")
+    publish_all(tg, "Dana works until 18:00")
+
+    [conflict] = conflicts(api)
+    assert conflict["memory_ids"] == [works_late, finishes_early]
+    assert conflict["statements"] == ["Netanel works until 20:00", "Netanel finishes work at 18:00"]
+    assert conflict["agents"] == ["wa-assistant", "tg-assistant"]
+    assert conflict["channels"] == ["whatsapp", "telegram"]
+    assert conflict["sources"] == ["wa:msg:1", "tg:msg:7"]
+    assert (conflict["status"], conflict["severity"]) == ("open", "medium")
+    assert conflict["proposal"] == finishes_early  # medium: a proposal waits for a decision
+    assert api.get(f"/v1/conflicts/{conflict['id']}").json() == conflict
+
+    # Search marks both sides of the open conflict.
+    hits = {h.id: h.model_dump() for h in tg.search("when does Netanel finish work?")}
+    assert hits[works_late]["conflict_ids"] == [conflict["id"]]
+    assert hits[finishes_early]["conflict_ids"] == [conflict["id"]]
+
+
+def test_the_same_fact_twice_is_one_memory_reinforced_and_no_conflict(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    [first] = publish_all(wa, "Netanel works until 20:00")
+    [second] = publish_all(tg, "Netanel works until 8pm")
+
+    assert second == first  # the restatement points at the memory it reinforced
+    assert conflicts(api) == []
+    memory = api.get(f"/v1/memories/{first}").json()
+    assert [s["agent"] for s in memory["sightings"]] == ["wa-assistant", "tg-assistant"]
+    assert memory["history"][-1]["action"] == "reinforced"
+    assert len(wa.search("Netanel work hours", limit=50)) == 1
+
+
+def test_a_correction_supersedes_at_once(api: TestClient, make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    [old] = publish_all(wa, "Netanel's dentist appointment is on Tuesday")
+    [new] = publish_all(wa, "Netanel's dentist appointment is on Thursday", kind="correction")
+
+    [conflict] = conflicts(api)
+    assert conflict["status"] == "resolved" and conflict["resolution"]["keep"] == new
+    superseded = api.get(f"/v1/memories/{old}").json()
+    assert (superseded["state"], superseded["superseded_by"]) == ("superseded", new)
+    assert superseded["history"][-1]["action"] == "superseded"
+    assert [h.id for h in wa.search("dentist appointment", limit=50)] == [new]
+    assert {h.id for h in wa.search("dentist appointment", include_superseded=True, limit=50)} == {old, new}
+
+
+def test_a_low_severity_conflict_resolves_itself_with_a_note(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    [old] = publish_all(wa, "Netanel's favourite colour is blue")
+    [new] = publish_all(tg, "Netanel's favourite colour is green")
+
+    [conflict] = conflicts(api)
+    assert (conflict["severity"], conflict["status"]) == ("low", "auto_resolved")
+    assert conflict["resolution"]["keep"] == new and conflict["resolution"]["by"] == "hub"
+    assert "newer statement wins" in conflict["resolution"]["note"]
+    assert api.get(f"/v1/memories/{old}").json()["state"] == "superseded"
+
+
+def test_a_high_severity_conflict_is_a_question_answered_through_resolve(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    [allergic] = publish_all(wa, "Netanel is allergic to peanuts")
+    [not_allergic] = publish_all(tg, "Netanel has no food allergies")
+
+    [conflict] = conflicts(api, severity="high")
+    assert conflict["status"] == "open"
+    [question] = api.get("/v1/questions", params={"agent": "tg-assistant"}).json()["questions"]
+    assert question["conflict_id"] == conflict["id"] and question["ask_in"] == "telegram"
+    assert set(question["options"].values()) == {allergic, not_allergic, "both"}
+    assert api.get("/v1/questions", params={"agent": "someone-else"}).json()["questions"] == []
+
+    answer = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": allergic, "note": "owner: yes, peanuts"})
+    assert answer.status_code == 200
+    assert answer.json()["status"] == "resolved" and answer.json()["resolution"]["by"] == "owner"
+    assert api.get(f"/v1/memories/{not_allergic}").json()["superseded_by"] == allergic
+    assert api.get("/v1/questions", params={"agent": "tg-assistant"}).json()["questions"] == []
+    again = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": "both"})
+    assert again.status_code == 409
+
+
+def test_resolve_names_what_to_fix(api: TestClient, make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa", "whatsapp")
+    publish_all(wa, "Netanel works until 20:00", "Netanel works until 17:00")
+    [conflict] = conflicts(api)
+    bad = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": "not-a-memory"})
+    assert bad.status_code == 422 and "keep: expected one of" in bad.json()["detail"]
+    assert api.post("/v1/conflicts/c-missing/resolve", json={"keep": "both"}).status_code == 404
+    dismissed = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": "both"}).json()
+    assert dismissed["status"] == "dismissed"
