@@ -174,6 +174,7 @@ class Memory(BaseModel):
     created_at: datetime
     last_verified: datetime
     superseded_by: str | None = None
+    promotion_score: float = Field(0.0, description="Weighted promotion signals; orders the core block.")
     sightings: list[Sighting] = Field(default_factory=list, description="Every statement of this fact.")
     history: list[Change] = Field(default_factory=list)
 
