@@ -1,0 +1,533 @@
+"""Secret detection: find credentials in memory text, so that the hub never stores them.
+
+Offline and pure Python: one table of compiled patterns, each with an optional check on what it
+matched (a Luhn sum, a JWT header, the randomness of a key) and an optional context that must come
+just before it ("twilio", "aws"). Findings point at the secret value itself, so that redacting keeps
+the sentence around it readable.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import re
+import string
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+__all__ = ["LABELS", "SecretError", "SecretFinding", "ensure_no_secrets", "find_secrets", "redact"]
+
+# Every kind of secret find_secrets reports, with how to name it to a person.
+LABELS: dict[str, str] = {
+    "aws_access_key": "an AWS access key",
+    "aws_secret_key": "an AWS secret access key",
+    "github_token": "a GitHub token",
+    "gitlab_token": "a GitLab token",
+    "slack_token": "a Slack token",
+    "slack_webhook": "a Slack webhook URL",
+    "stripe_key": "a Stripe secret key",
+    "anthropic_api_key": "an Anthropic API key",
+    "openai_api_key": "an OpenAI API key",
+    "google_api_key": "a Google API key",
+    "google_oauth_secret": "a Google OAuth client secret",
+    "google_oauth_token": "a Google OAuth access token",
+    "twilio_key": "a Twilio credential",
+    "sendgrid_api_key": "a SendGrid API key",
+    "npm_token": "an npm token",
+    "pypi_token": "a PyPI token",
+    "huggingface_token": "a Hugging Face token",
+    "telegram_bot_token": "a Telegram bot token",
+    "discord_bot_token": "a Discord bot token",
+    "discord_webhook": "a Discord webhook URL",
+    "azure_storage_key": "an Azure storage key",
+    "azure_client_secret": "an Azure client secret",
+    "azure_sas_token": "an Azure SAS token",
+    "heroku_api_key": "a Heroku API key",
+    "mailgun_api_key": "a Mailgun API key",
+    "mailchimp_api_key": "a Mailchimp API key",
+    "shopify_token": "a Shopify access token",
+    "digitalocean_token": "a DigitalOcean token",
+    "databricks_token": "a Databricks token",
+    "linear_api_key": "a Linear API key",
+    "notion_token": "a Notion integration token",
+    "postman_api_key": "a Postman API key",
+    "doppler_token": "a Doppler token",
+    "square_token": "a Square access token",
+    "private_key": "a private key",
+    "jwt": "a JSON Web Token",
+    "connection_string": "a connection string with a password",
+    "basic_auth": "HTTP basic-auth credentials",
+    "card_security_code": "a card security code",
+    "generic_api_key": "an API key or token",
+    "password": "a password",
+    "card_number": "a payment card number",
+}
+
+
+@dataclass(frozen=True)
+class SecretFinding:
+    """One secret in a text: what it is, and where (text[start:end] is the secret value)."""
+
+    kind: str
+    label: str
+    start: int
+    end: int
+
+
+class SecretError(ValueError):
+    """Text meant for the hub holds a secret; the message names its kinds, never its value."""
+
+    def __init__(self, findings: Sequence[SecretFinding]) -> None:
+        self.findings = tuple(findings)
+        kinds = dict.fromkeys((f.kind, f.label) for f in self.findings)
+        names = [f"{label} ({kind})" for kind, label in kinds]
+        listed = " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+        listed = listed or "a secret"
+        it = "it" if len(self.findings) == 1 else "them"
+        super().__init__(
+            f"text contains {listed}; secrets are never stored — remove {it} or send a reference instead"
+        )
+
+    def __reduce__(self) -> tuple[type[SecretError], tuple[tuple[SecretFinding, ...]]]:
+        # Rebuilt from its findings, not its message, so it survives pickling (worker processes).
+        return (SecretError, (self.findings,))
+
+
+# --- checks on what a pattern matched --------------------------------------------------------------
+
+
+def _entropy(value: str) -> float:
+    """Shannon entropy in bits per character."""
+    counts = Counter(value)
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+
+
+def _looks_random(value: str, min_entropy: float = 3.0) -> bool:
+    # Keys have a long stretch mixing letters and digits; words and numbers joined by separators
+    # (your_api_key_here, projects/123/secrets, sk-learn-v2) name things.
+    runs = re.split(r"[-_./+~=]", value)
+    if not any(len(run) >= 8 and not run.isalpha() and not run.isdigit() for run in runs):
+        return False
+    return _entropy(value) >= min_entropy
+
+
+# Values that stand in for a secret, or say where it lives, rather than being one.
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:[<$%{\[(].*|[~/][\w.-]*/.*|[a-z][a-z0-9+.-]*://.*|[-–—_.*•?]+|x{3,}|…"
+    r"|(?:your|my|the|some)[_-].*|redacted|hidden|masked|placeholder|example|n/?a|none|null|nil|tbd|todo)$"
+)
+_PROSE_WORDS = """
+    the a an my your his her their our its this that same different required incorrect wrong correct
+    invalid valid expired expiring changed reset set stored saved kept managed shared written printed in on
+    at for to of with from by not no none empty blank unknown unchanged secret encrypted hashed protected
+    weak strong long short too very still now being been also only just and or but case-sensitive needed
+    necessary optional mandatory missing forgotten lost known provided given below above attached here
+    there somewhere elsewhere inside please see check ask use via yes true false ok fine easy hard simple
+    complex complicated based taped sent rotated updated generated random temporary new old default min max
+    minimum maximum least most 1password bitwarden lastpass keepass keepassxc keychain vault dashlane"""
+_NOT_PASSWORDS = frozenset(_PROSE_WORDS.split())
+# What follows a value that is really a sentence going on: "is 12 characters long", "Netanel knows it".
+_LENGTH_FOLLOWS = re.compile(r"(?i)\s*(?:characters?|chars?|digits?|letters?|symbols?|long|minimum|max)\b")
+_WORD = re.compile(r"[^\W\d_]+(?:'s)?")
+_PROSE_FOLLOWS = re.compile(r" +[a-z]")
+
+
+def _secret_group(match: re.Match[str]) -> str | int:
+    """The group holding the secret: a named one where the pattern has it, else the whole match."""
+    for name in ("quoted", "secret"):
+        if name in match.re.groupindex and match.group(name) is not None:
+            return name
+    return 0
+
+
+def _secret_text(match: re.Match[str]) -> str:
+    return match.group(_secret_group(match))
+
+
+def _random(match: re.Match[str]) -> bool:
+    return _looks_random(_secret_text(match))
+
+
+def _random_mixed_case(match: re.Match[str]) -> bool:
+    # Base64 secrets of 40 characters practically always mix cases; hex digests (git, sha1) never do.
+    value = _secret_text(match)
+    return value != value.lower() and value != value.upper() and _entropy(value) >= 4.0
+
+
+def _b64decode(part: str) -> bytes | None:
+    try:
+        return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _jwt_header(match: re.Match[str]) -> bool:
+    decoded = _b64decode(match.group().split(".", 1)[0])
+    try:
+        header = json.loads(decoded) if decoded else None
+    except ValueError:
+        return False
+    return isinstance(header, dict) and "alg" in header
+
+
+def _discord_user_id(match: re.Match[str]) -> bool:
+    # A bot token opens with the bot's numeric user id in base64.
+    decoded = _b64decode(match.group().split(".", 1)[0])
+    return decoded is not None and decoded.isdigit() and 17 <= len(decoded) <= 20
+
+
+def _basic_credentials(match: re.Match[str]) -> bool:
+    decoded = _b64decode(_secret_text(match).replace("+", "-").replace("/", "_"))
+    if decoded is None or not decoded.isascii():
+        return False
+    user, colon, password = decoded.decode().partition(":")
+    return bool(colon and user and password and decoded.decode().isprintable())
+
+
+def _pem_body(match: re.Match[str]) -> bool:
+    body = match.group("body") or match.group("tail") or ""
+    return len(re.findall(r"[A-Za-z0-9+/]", body)) >= 32
+
+
+def _not_placeholder(match: re.Match[str]) -> bool:
+    return not _PLACEHOLDER.match(_secret_text(match))
+
+
+def _password(match: re.Match[str]) -> bool:
+    value, text = _secret_text(match), match.string
+    if len(value) < 3 or _PLACEHOLDER.match(value) or value.casefold() in _NOT_PASSWORDS:
+        return False
+    if match.group("quoted") is not None:
+        return True
+    if _LENGTH_FOLLOWS.match(text, match.end()):
+        return False
+    if _WORD.fullmatch(value) and _PROSE_FOLLOWS.match(text, match.end()):
+        return False
+    if match.group("sep").strip() in (":", "=", ":=", "=>"):
+        return True
+    # In prose ("my password is ...") a plain lowercase word is more often the sentence going on.
+    return any(not char.isalpha() or char.isupper() for char in value)
+
+
+# --- the patterns ----------------------------------------------------------------------------------
+
+
+_CONTEXT_WINDOW = 100
+_TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "_-")
+
+
+@dataclass(frozen=True)
+class _Rule:
+    kind: str
+    pattern: re.Pattern[str]
+    check: Callable[[re.Match[str]], bool] | None = None
+    context: re.Pattern[str] | None = None  # must occur within _CONTEXT_WINDOW characters before
+    # The rule runs only on text holding one of these (lowercase): a cheap filter for patterns that
+    # open with no literal, which the regex engine would otherwise try at every position.
+    hints: tuple[str, ...] = ()
+    standalone: bool = False  # not glued to token characters on its left
+
+    def accepts(self, match: re.Match[str]) -> bool:
+        text, start = match.string, match.start()
+        if self.standalone and start and text[start - 1] in _TOKEN_CHARS:
+            return False
+        if self.context and not self.context.search(text, max(0, start - _CONTEXT_WINDOW), start):
+            return False
+        return self.check is None or self.check(match)
+
+
+# Token patterns open with their literal prefix, so that the engine can skip to it; the left edge is
+# checked in accepts(), since a lookbehind in front would disable that skip.
+_END = r"(?![A-Za-z0-9_-])"
+_UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+
+def _token(
+    kind: str,
+    body: str,
+    check: Callable[[re.Match[str]], bool] | None = None,
+    context: str | None = None,
+    hints: tuple[str, ...] = (),
+) -> _Rule:
+    context_pattern = re.compile(context) if context else None
+    return _Rule(kind, re.compile(body + _END), check, context_pattern, hints, standalone=True)
+
+
+_KEY_WORDS = (
+    r"api[_ -]?key|apikey|api[_ -]?secret|app[_ -]?(?:key|secret)|access[_ -]?(?:key|token)|auth[_ -]?token"
+    r"|refresh[_ -]?token|bearer[_ -]?token|secret[_ -]?key|client[_ -]?secret|consumer[_ -]?secret"
+    r"|private[_ -]?token|signing[_ -]?key|webhook[_ -]?secret|encryption[_ -]?key|master[_ -]?key"
+    r"|token|secret"
+)
+_PASSWORD_WORDS = (
+    r"password|passwd|passphrase|passcode|pwd|pw|pass(?==)|mot de passe|contrase[ñn]a|passwort|kennwort"
+    r"|senha|wachtwoord|has[łl]o|l[öo]senord|salasana|пароль"
+)
+_PASSWORD_HINT_WORDS = "pass pw contrase kennwort senha wachtwoord hasło haslo senord salasana пароль"
+_PASSWORD_HINTS = tuple(_PASSWORD_HINT_WORDS.split())
+# "password for the router is ...": a short qualifier between the word and its value.
+_QUALIFIER = (
+    r"(?:\s+(?:for|to|of|on|at|pour|de|du|des|para|del|da|do|für|vom|voor|van)\s+[^\n.:=;,!?]{1,40}?)?"
+)
+_ASSIGN = r"\s*(?::=|=>|[:=])\s*"
+_IS = (
+    r"\s+(?:is|was|est|es|ist|war|é|era|är|er|jest)(?:\s+(?:now|still|set to|changed to|updated to))?"
+    r"(?:\s*:\s*|\s+)"
+)
+_VALUE = r"(?:(?P<q>[\"'`])(?P<quoted>[^\n]{1,100}?)(?P=q)|(?P<secret>\S{0,99}[^\s.,;:?)\]}>'\"`]))"
+
+_RULES: tuple[_Rule, ...] = (
+    # Providers, by prefix and shape: precise, so they come first and win over the generic rules.
+    _token("aws_access_key", r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"),
+    _token("github_token", r"(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{60,})"),
+    _token(
+        "gitlab_token", r"gl(?:pat|dt|rt|ptt|ft|cbt|oas|soat|imt)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*"
+    ),
+    _token("slack_token", r"(?:xox[abposre]|xapp)-(?=[A-Za-z0-9-]{10})[A-Za-z0-9]++(?:-[A-Za-z0-9]++)++"),
+    _token("slack_webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/]{20,}"),
+    _token("stripe_key", r"(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{32,})"),
+    _token("anthropic_api_key", r"sk-ant-[A-Za-z0-9_-]{32,}"),
+    _token("openai_api_key", r"sk-(?!ant-)[A-Za-z0-9_-]{20,}", _random),
+    _token("google_api_key", r"AIza[0-9A-Za-z_-]{35}"),
+    _token("google_oauth_secret", r"GOCSPX-[A-Za-z0-9_-]{28}"),
+    _token("google_oauth_token", r"ya29\.[0-9A-Za-z_-]{30,}"),
+    _token("twilio_key", r"(?:SK|AC)[0-9a-f]{32}", context=r"(?i)twilio", hints=("twilio",)),
+    _token(
+        "twilio_key",
+        r"[0-9a-f]{32}",
+        context=r"(?i)twilio\b[^\n]{0,60}?\b(?:auth|token|secret)",
+        hints=("twilio",),
+    ),
+    _token("sendgrid_api_key", r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"),
+    _token("npm_token", r"npm_[A-Za-z0-9]{36}"),
+    _token("pypi_token", r"pypi-AgE[A-Za-z0-9_-]{50,}"),
+    _token("huggingface_token", r"hf_[A-Za-z0-9]{34,40}", _random_mixed_case),
+    # The bot's numeric id, a colon, then the secret: "123456789:AA...".
+    _Rule(
+        "telegram_bot_token", re.compile(r"(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}" + _END), hints=(":aa",)
+    ),
+    _token(
+        "discord_bot_token",
+        r"[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}",
+        _discord_user_id,
+    ),
+    _token(
+        "discord_webhook",
+        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,}",
+    ),
+    _Rule(
+        "azure_storage_key",
+        re.compile(r"(?i)(?:AccountKey|SharedAccessKey)\s*=\s*(?P<secret>[A-Za-z0-9+/]{40,}={0,2})"),
+        hints=("accountkey", "sharedaccesskey"),
+    ),
+    _token("azure_client_secret", r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}", hints=("q~",)),
+    _Rule(
+        "azure_sas_token", re.compile(r"[?&]sig=(?P<secret>[A-Za-z0-9%+/]{30,}(?:%3D|=)*)"), hints=("sig=",)
+    ),
+    _token("heroku_api_key", r"HRKU-[A-Za-z0-9_-]{20,}"),
+    _token(
+        "heroku_api_key",
+        _UUID,
+        context=r"(?i)heroku\b[^\n]{0,40}?\b(?:api|key|token|secret|auth)",
+        hints=("heroku",),
+    ),
+    _token("mailgun_api_key", r"key-[0-9a-f]{32}"),
+    _token("mailchimp_api_key", r"[0-9a-f]{32}-us[0-9]{1,2}", hints=("-us",)),
+    _token("shopify_token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
+    _token("digitalocean_token", r"do[opr]_v1_[a-f0-9]{64}"),
+    _token("databricks_token", r"dapi[a-f0-9]{32}(?:-[0-9])?"),
+    _token("linear_api_key", r"lin_(?:api|oauth)_[A-Za-z0-9]{40}"),
+    _token("notion_token", r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{46})", _random),
+    _token("postman_api_key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
+    _token("doppler_token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}"),
+    _token("square_token", r"sq0(?:atp|csp)-[0-9A-Za-z_-]{22,43}"),
+    # Structured secrets, recognised by their shape.
+    _Rule(
+        "private_key",
+        re.compile(
+            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+            r"(?:(?P<body>[A-Za-z0-9+/=\s:,\\-]*?)-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+            # A key cut short has no END line: take its run of base64 lines, and not the prose after it.
+            r"|(?P<tail>(?:(?:\s|\\n)*[A-Za-z0-9+/=]{16,})+))"
+        ),
+        _pem_body,
+    ),
+    # The lookbehind after the literal keeps the engine's skip-to-"eyJ" and refuses starts inside a longer
+    # run, which would otherwise each scan to its end ("eyJeyJeyJ...").
+    _token(
+        "jwt",
+        r"eyJ(?<![A-Za-z0-9_-]eyJ)[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}",
+        _jwt_header,
+    ),
+    # Any scheme://user:password@host. The lookbehind sits after the literal so the engine can skip to "://".
+    _Rule(
+        "connection_string",
+        re.compile(r"://(?<=[A-Za-z0-9]://)[^\s:/@?#]*:(?P<secret>[^\s@/?#]+)@[^\s/@]+"),
+        _not_placeholder,
+        hints=("://",),
+    ),
+    _Rule(
+        "connection_string",
+        re.compile(
+            r"(?i)\b(?:server|data source|host|address|addr)\s*=[^;\n]*;[^\n]{0,300}?"
+            r"\b(?:password|pwd)\s*=\s*(?P<secret>[^;\n\"']+)"
+        ),
+        _not_placeholder,
+        hints=("password", "pwd"),
+    ),
+    _Rule(
+        "aws_secret_key",
+        re.compile(r"(?<![A-Za-z0-9/+])(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"),
+        _random_mixed_case,
+        re.compile(r"(?i)\baws|secret.?access"),
+        hints=("aws", "secret"),
+    ),
+    _Rule(
+        "basic_auth",
+        re.compile(r"(?i)\bbasic\s+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"),
+        _basic_credentials,
+        hints=("basic",),
+    ),
+    _Rule(
+        "card_security_code",
+        re.compile(
+            rf"(?i)\b(?:cvv2?|cvc2?|csc|card security code)\b{_QUALIFIER}"
+            r"(?:\s*[:=#]\s*|\s+(?:is\s+)?)(?P<secret>[0-9]{3,4})\b"
+        ),
+        hints=("cvv", "cvc", "csc", "security code"),
+    ),
+    # Keyword assignments: "api_key=...", "the Datadog token is ...", "Authorization: Bearer ...".
+    _Rule(
+        "generic_api_key",
+        re.compile(
+            rf"(?i)(?<![A-Za-z0-9])(?:{_KEY_WORDS})(?:[_-][A-Za-z0-9]+){{0,3}}[\"']?"
+            rf"(?:{_ASSIGN}|{_IS}|\s+to\s+)[\"'`]?(?P<secret>[A-Za-z0-9_\-.~+/]{{15,}}[A-Za-z0-9_\-~+/]=*)"
+        ),
+        _random,
+        hints=("key", "token", "secret"),
+    ),
+    _Rule(
+        "generic_api_key",
+        re.compile(r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9_\-.~+/]{19,}[A-Za-z0-9_\-~+/]=*)"),
+        _random,
+        hints=("bearer",),
+    ),
+    _Rule(
+        "password",
+        re.compile(
+            rf"(?i)(?<![A-Za-z0-9])(?:{_PASSWORD_WORDS})[\"']?{_QUALIFIER}(?P<sep>{_ASSIGN}|{_IS}){_VALUE}"
+        ),
+        _password,
+        hints=_PASSWORD_HINTS,
+    ),
+    _Rule(
+        "password",
+        re.compile(
+            rf"(?i)\bpin(?: number)?{_QUALIFIER}(?:{_ASSIGN}|\s+(?:is|was)\s+)(?P<secret>[0-9]{{4,8}})\b"
+        ),
+        hints=("pin",),
+    ),
+)
+
+# --- payment cards ---------------------------------------------------------------------------------
+
+# A run of digit groups; one glued to a word, a phone's "+" or a decimal point is no card ("DE89 3704 ...").
+_DIGIT_RUN = re.compile(r"[0-9]+(?:[ -][0-9]+)*")
+_GLUE = frozenset(string.ascii_letters + string.digits + "_+.,/-")
+_CARD_LAYOUTS = ((4, 4, 4, 4, 3), (4, 4, 4, 4), (4, 6, 5), (4, 6, 4))
+# A Luhn-valid number after "order" or "tracking" is that, unless a card is named too.
+_NOT_CARD_WORDS = re.compile(
+    r"(?i)\b(?:order|tracking|invoice|imei|isbn|serial|ticket|booking|reference|ref|iban|phone|tel|id|meeting"
+    r"|flight|build|customer|member|account)\b"
+)
+_CARD_WORDS = re.compile(r"(?i)card|visa|mastercard|amex|credit|debit")
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for position, char in enumerate(reversed(digits)):
+        digit = int(char) * (2 if position % 2 else 1)
+        total += digit - 9 if digit > 9 else digit
+    return total % 10 == 0
+
+
+def _card_brand(digits: str) -> bool:
+    """Whether the number opens with a card network's prefix and has that network's length."""
+    n, p2, p3, p4 = len(digits), int(digits[:2]), int(digits[:3]), int(digits[:4])
+    if digits[0] == "4":  # Visa
+        return n in (13, 16, 19)
+    if 51 <= p2 <= 55 or 2221 <= p4 <= 2720:  # Mastercard
+        return n == 16
+    if p2 in (34, 37):  # American Express
+        return n == 15
+    if 300 <= p3 <= 305 or p2 in (36, 38, 39):  # Diners Club
+        return 14 <= n <= 19
+    # Discover, JCB, UnionPay, Maestro
+    return (
+        p4 == 6011 or p2 in (65, 62, 50, 56, 57, 58, 63, 67) or 644 <= p3 <= 649 or 3528 <= p4 <= 3589
+    ) and (16 <= n <= 19 or (p2 in (50, 56, 57, 58, 63, 67) and n >= 13))
+
+
+def _find_cards(text: str) -> Iterator[tuple[int, int]]:
+    for run in _DIGIT_RUN.finditer(text):
+        if len(run.group()) < 13 or (run.start() and text[run.start() - 1] in _GLUE):
+            continue
+        groups = re.split("[ -]", run.group())
+        layouts = [groups[:1]] + [groups[: len(shape)] for shape in _CARD_LAYOUTS]
+        for candidate in layouts:
+            digits = "".join(candidate)
+            shape_ok = len(candidate) == 1 or tuple(map(len, candidate)) in _CARD_LAYOUTS
+            if 13 <= len(digits) <= 19 and shape_ok and _card_brand(digits) and _luhn(digits):
+                before = text[max(0, run.start() - 40) : run.start()]
+                if _CARD_WORDS.search(before) or not _NOT_CARD_WORDS.search(before):
+                    # Each separator is one character, so the candidate's length is its groups plus gaps.
+                    yield run.start(), run.start() + len(digits) + len(candidate) - 1
+                break
+
+
+# --- the public functions --------------------------------------------------------------------------
+
+
+def find_secrets(text: str) -> list[SecretFinding]:
+    """Every secret in text, in order; where two rules claim the same characters the more specific wins."""
+    claims: list[tuple[int, int, int, str]] = []  # (priority, start, end, kind): earlier rules are surer
+    lowered = text.lower()
+    for priority, rule in enumerate(_RULES):
+        if rule.hints and not any(hint in lowered for hint in rule.hints):
+            continue
+        for match in rule.pattern.finditer(text):
+            if rule.accepts(match):
+                claims.append((priority, *match.span(_secret_group(match)), rule.kind))
+    claims.extend((len(_RULES), start, end, "card_number") for start, end in _find_cards(text))
+    kept: list[tuple[int, int, int, str]] = []
+    for claim in sorted(claims):
+        if all(claim[2] <= other[1] or claim[1] >= other[2] for other in kept):
+            kept.append(claim)
+    return [
+        SecretFinding(kind, LABELS[kind], start, end)
+        for _, start, end, kind in sorted(kept, key=lambda c: c[1])
+    ]
+
+
+def redact(text: str, findings: Iterable[SecretFinding] | None = None) -> str:
+    """The text with each secret replaced by [REDACTED:<kind>]."""
+    chosen = find_secrets(text) if findings is None else list(findings)
+    parts: list[str] = []
+    position = 0
+    for finding in sorted(chosen, key=lambda f: f.start):
+        if finding.start < position:  # overlaps one already replaced
+            continue
+        parts += [text[position : finding.start], f"[REDACTED:{finding.kind}]"]
+        position = finding.end
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def ensure_no_secrets(text: str) -> None:
+    """Raise SecretError naming the kinds of secret in text, if there are any."""
+    findings = find_secrets(text)
+    if findings:
+        raise SecretError(findings)
