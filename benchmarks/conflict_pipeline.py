@@ -15,8 +15,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from redis import Redis
-
+from benchmarks.common import open_redis
 from benchmarks.conflict_quality import load_pairs
 from clients import RedisPublisher
 from clients.events import build_event
@@ -29,14 +28,15 @@ from workers.ingest import drain_stream
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--redis-url", help="a Redis to use (it is flushed); default: an embedded one")
     args = parser.parse_args()
-    redis = Redis.from_url(args.redis_url)
-    redis.flushdb()
+    redis, redis_url, server = open_redis(args.redis_url)
     pairs = load_pairs()
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(data_dir=Path(tmp), redis_url=args.redis_url)
+        settings = Settings(data_dir=Path(tmp), redis_url=redis_url)
         services = build_services(settings, redis, embedder=Embedder(expected_sha256=settings.model_sha256))
         wa = RedisPublisher(redis, agent="wa-assistant", channel="whatsapp")
         tg = RedisPublisher(redis, agent="tg-assistant", channel="telegram")
@@ -66,6 +66,8 @@ def main() -> None:
                 flagged_same += bool(severity)
         services.close()
     redis.flushdb()
+    if server:
+        server.shutdown()
     precision, recall = tp / max(tp + fp, 1), tp / max(tp + fn, 1)
     f1 = 2 * precision * recall / max(precision + recall, 1e-9)
     print(f"pairs {len(pairs)}: conflict precision {precision:.3f}  recall {recall:.3f}  F1 {f1:.3f}  "

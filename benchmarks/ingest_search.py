@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 from redis import Redis
 
+from benchmarks.common import PEOPLE, THINGS, chat_memories, open_redis
 from clients import RedisPublisher
 from clients.events import build_event
 from hub.embedded import EmbeddedHub
@@ -35,31 +36,6 @@ from hub.store.base import MemoryPoint
 from hub.store.edge import EdgeStore
 from workers.worker import run_worker
 
-PEOPLE = ["Netanel", "Dana", "Yossi", "Maya", "Avi", "Noa", "Eli", "Tamar", "Omer", "Shira"]
-TOPICS = [
-    ("works until {h}:00 on weekdays", "schedule"),
-    ("prefers {x} tea in the morning", "food"),
-    ("has a dentist appointment on day {d} at {h}:30", "health"),
-    ("wants the kitchen renovation budget kept under {n} shekels", "money"),
-    ("asked to be reminded about the {x} subscription renewal on day {d}", "admin"),
-    ("parks on level {d} at the office and leaves around {h}:15", "commute"),
-    ("said the kids' swimming lesson moved to {x} afternoons", "family"),
-    ("is reading a book about {x} history and likes long chapters", "hobby"),
-]
-WORDS = ["green", "black", "mint", "ginger", "Tuesday", "Thursday", "Roman", "Ottoman", "jazz", "cloud"]
-
-
-def sentences(count: int, seed: int = 7) -> list[str]:
-    """Chat-like memories of ~15-25 words, varied enough that no two are the same."""
-    rng = random.Random(seed)
-    out = []
-    for i in range(count):
-        template, _ = TOPICS[i % len(TOPICS)]
-        body = template.format(h=rng.randint(6, 22), d=rng.randint(1, 28), n=rng.randint(10, 90) * 1000,
-                               x=rng.choice(WORDS))  # fmt: skip
-        out.append(f"{rng.choice(PEOPLE)} {body}, as mentioned in chat number {i} with the assistant")
-    return out
-
 
 def percentile(samples: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(samples), q))
@@ -72,7 +48,7 @@ def timed(fn: Callable[[], object]) -> float:
 
 
 def bench_ingest(settings: Settings, redis: Redis, embedder: Embedder, n: int) -> dict[str, float]:
-    texts = sentences(n)
+    texts = chat_memories(n)
     embedder.encode(texts[:64])  # warm-up
     raw_seconds = timed(lambda: embedder.encode(texts, batch_size=settings.ingest_batch_size))
     services = build_services(settings, redis, embedder=embedder)
@@ -80,7 +56,9 @@ def bench_ingest(settings: Settings, redis: Redis, embedder: Embedder, n: int) -
         publisher = RedisPublisher(redis, agent="bench", channel="cli", prefix=settings.redis_prefix,
                                    queue_name=settings.queue_name)  # fmt: skip
         ids = publisher.publish_many([build_event(t, agent="bench", channel="cli") for t in texts])
-        ingest_seconds = timed(lambda: run_worker(services, burst=True, sweep_interval=3600))
+        ingest_seconds = timed(
+            lambda: run_worker(services, burst=True, sweep_interval=3600, logging_level="WARNING")
+        )
         stored = sum(1 for i in ids if (s := read_status(redis, services.keys, i)) and s.status == "stored")
         assert stored == n, f"only {stored} of {n} stored"
     finally:
@@ -95,7 +73,7 @@ def bench_publish_to_searchable(services: Services, count: int) -> list[float]:
     publisher = RedisPublisher(services.redis, agent="bench", prefix=s.redis_prefix, queue_name=s.queue_name)
     latencies = []
     try:
-        for text in sentences(count, seed=11):
+        for text in chat_memories(count, seed=11):
             start = time.perf_counter()
             event_id = publisher.publish(text)
             while True:
@@ -112,7 +90,7 @@ def bench_publish_to_searchable(services: Services, count: int) -> list[float]:
 
 def fill_store(store: EdgeStore, embedder: Embedder, sparse: SparseEncoder, total: int) -> None:
     """`total` memories: real embeddings of a pool of sentences, jittered to distinct points."""
-    pool = sentences(2000, seed=3)
+    pool = chat_memories(2000, seed=3)
     base = embedder.encode(pool)
     rng = np.random.default_rng(5)
     now = utcnow()
@@ -146,7 +124,7 @@ def bench_search(store: EdgeStore, embedder: Embedder, sparse: SparseEncoder, qu
     latencies = []
     for q in range(queries):
         person = PEOPLE[q % len(PEOPLE)]
-        text = f"when does {person} have a {rng.choice(['dentist', 'swimming', 'tea', 'budget'])} thing"
+        text = f"where is {person}'s {rng.choice(THINGS)} and what should happen with it"
         start = time.perf_counter()
         hits = retriever.search(text, person=person, project=f"project-{q % 50}", limit=10)
         latencies.append(time.perf_counter() - start)
@@ -155,31 +133,38 @@ def bench_search(store: EdgeStore, embedder: Embedder, sparse: SparseEncoder, qu
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14")
+    parser.add_argument("--redis-url", help="a Redis to use (it is flushed); default: an embedded one")
     args = parser.parse_args()
-    ingest_n, singles, sizes, queries = (512, 20, [2_000], 50) if args.quick else (4_096, 100, [10_000, 100_000], 200)
+    quick = (512, 20, [2_000], 50)
+    ingest_n, singles, sizes, queries = quick if args.quick else (4_096, 100, [10_000, 100_000], 200)
 
-    redis = Redis.from_url(args.redis_url)
-    redis.flushdb()
+    redis, redis_url, server = open_redis(args.redis_url)
     embedder = Embedder(expected_sha256=Settings().model_sha256)
     sparse = SparseEncoder()
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(data_dir=Path(tmp) / "ingest", redis_url=args.redis_url)
+        settings = Settings(data_dir=Path(tmp) / "ingest", redis_url=redis_url)
         ingest = bench_ingest(settings, redis, embedder, ingest_n)
-        print(f"ingest at a backlog of {ingest_n}: {ingest['ingest_rate']:.0f} events/s; raw batched encode "
-              f"{ingest['raw_rate']:.0f} sentences/s; ratio {ingest['ingest_rate'] / ingest['raw_rate']:.2f}")
+        print(
+            f"ingest at a backlog of {ingest_n}: {ingest['ingest_rate']:.0f} events/s; raw batched encode "
+            f"{ingest['raw_rate']:.0f} sentences/s; ratio {ingest['ingest_rate'] / ingest['raw_rate']:.2f}"
+        )
 
         redis.flushdb()
-        services = build_services(Settings(data_dir=Path(tmp) / "idle", redis_url=args.redis_url), redis,
+        services = build_services(Settings(data_dir=Path(tmp) / "idle", redis_url=redis_url), redis,
                                   embedder=embedder)  # fmt: skip
         lat = bench_publish_to_searchable(services, singles)
-        print(f"publish-to-searchable, single events on an idle hub (n={singles}): "
-              f"p50 {percentile(lat, 50) * 1000:.1f} ms, p95 {percentile(lat, 95) * 1000:.1f} ms")
+        print(
+            f"publish-to-searchable, single events on an idle hub (n={singles}): "
+            f"p50 {percentile(lat, 50) * 1000:.1f} ms, p95 {percentile(lat, 95) * 1000:.1f} ms"
+        )
         services.close()
 
-        one = [timed(lambda: embedder.encode_one("when does Netanel finish work on weekdays?")) for _ in range(200)]
+        question = "where is Netanel's old bicycle and what should happen with it"
+        one = [timed(lambda: embedder.encode_one(question)) for _ in range(200)]
         encode_one = statistics.median(one)
         print(f"encode one query: p50 {encode_one * 1000:.2f} ms")
         store = EdgeStore(Path(tmp) / "search")
@@ -189,12 +174,16 @@ def main() -> None:
                 optimize_seconds = timed(store.optimize)
                 lat = bench_search(store, embedder, sparse, queries)
                 p50, p95 = percentile(lat, 50), percentile(lat, 95)
-                print(f"search at {size} memories (scope filter, hybrid): p50 {p50 * 1000:.2f} ms, "
-                      f"p95 {p95 * 1000:.2f} ms; p95 / encode-one {p95 / encode_one:.2f} "
-                      f"(filled in {fill_seconds:.0f} s, optimized in {optimize_seconds:.0f} s)")
+                print(
+                    f"search at {size} memories (scope filter, hybrid): p50 {p50 * 1000:.2f} ms, "
+                    f"p95 {p95 * 1000:.2f} ms; p95 / encode-one {p95 / encode_one:.2f} "
+                    f"(filled in {fill_seconds:.0f} s, optimized in {optimize_seconds:.0f} s)"
+                )
         finally:
             store.close()
     redis.flushdb()
+    if server:
+        server.shutdown()
 
 
 if __name__ == "__main__":

@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from datetime import date
 from typing import Any
 
 import httpx
 
 from clients.events import build_event
-from hub.api.schemas import EventStatusPublic, MemoryPublic, SearchHit
-from hub.models import EventCreate
+from hub.api.schemas import EventStatusPublic, MemoryPage, MemoryPublic, SearchHit
+from hub.compaction.core_block import CoreBlock
+from hub.compaction.jobs import CompactionJob
+from hub.conflicts.ledger import Conflict
+from hub.models import DecisionMade, EventCreate, Pattern, SessionSummary
+from hub.pages.daily import DailyPage
+from hub.pages.project import ProjectPage
+from hub.promotion.proposals import ProposalView
+from hub.promotion.usage import UseRecorded
+from hub.promotion.weekly import WeeklyReview
 from hub.status import EventState
+from hub.summaries import describe
 
 DONE = {EventState.stored, EventState.rejected, EventState.failed}
 
@@ -97,3 +107,109 @@ class Memhub:
 
     def memory(self, memory_id: str) -> MemoryPublic:
         return MemoryPublic.model_validate(self._call("GET", f"/v1/memories/{memory_id}"))
+
+    def statuses(self, event_ids: list[str]) -> list[EventStatusPublic | None]:
+        """Up to 500 statuses in one call; None for an id the hub does not know."""
+        found = self._call("POST", "/v1/events/statuses", json={"ids": event_ids})["statuses"]
+        return [None if s is None else EventStatusPublic.model_validate(s) for s in found]
+
+    def memories(self, *, limit: int = 500, offset: str | None = None, **filters: Any) -> MemoryPage:
+        """One page of this agent's memories, every scope; `tier=`, `kind=`, `scope=`, `state=` narrow it."""
+        params = {"agent": self.agent, "limit": limit, "offset": offset, **filters}
+        found = self._call("GET", "/v1/memories", params={k: v for k, v in params.items() if v is not None})
+        return MemoryPage.model_validate(found)
+
+    def all_memories(self, *, page_size: int = 500, **filters: Any) -> Iterator[MemoryPublic]:
+        """Every memory of this agent, page after page."""
+        offset: str | None = None
+        while True:
+            page = self.memories(limit=page_size, offset=offset, **filters)
+            yield from page.memories
+            if page.next_offset is None:
+                return
+            offset = page.next_offset
+
+    def conflicts(self, **filters: Any) -> list[Conflict]:
+        """Conflicts in the ledger that involve this agent; `status=`, `severity=`, … narrow it."""
+        params = {"agent": self.agent, **filters}
+        found = self._call("GET", "/v1/conflicts", params={k: v for k, v in params.items() if v is not None})
+        return [Conflict.model_validate(c) for c in found["conflicts"]]
+
+    def used(self, memory_id: str) -> UseRecorded:
+        """Report that a memory this agent retrieved was used: a signal toward long-term memory."""
+        return UseRecorded.model_validate(self._call("POST", f"/v1/memories/{memory_id}/used"))
+
+    def summarize_session(
+        self,
+        text: str | None = None,
+        *,
+        session: str,
+        decisions: Iterable[str | DecisionMade] = (),
+        tasks_completed: Iterable[str] = (),
+        patterns: Iterable[Pattern] = (),
+        open_loops: Iterable[str] = (),
+        promote: Iterable[str] = (),
+        **fields: Any,
+    ) -> str:
+        """Publish the session's summary; returns its event id.
+
+        Each item becomes a memory linked to the session: `patterns` are deductions with their
+        evidence, `promote` names facts to keep long-term.
+        """
+        summary = SessionSummary(
+            decisions=[DecisionMade(text=d) if isinstance(d, str) else d for d in decisions],
+            tasks_completed=list(tasks_completed), patterns=list(patterns), open_loops=list(open_loops),
+            promote=list(promote),
+        )  # fmt: skip
+        text = text or describe(summary, session=session)
+        return self.publish(text, kind="summary", session=session, summary=summary, **fields)
+
+    def promotions(self, *, status: str | None = "pending") -> list[ProposalView]:
+        """Promotion proposals (pending ones by default), each with its memory, signals and score."""
+        found = self._call("GET", "/v1/promotions", params={"status": status} if status else {})
+        return [ProposalView.model_validate(p) for p in found["proposals"]]
+
+    def approve(self, proposal_id: str, *, note: str | None = None, by: str = "owner") -> ProposalView:
+        """The owner's yes: the memory moves to the proposed tier."""
+        return self._decide(proposal_id, "approve", by=by, note=note)
+
+    def reject(self, proposal_id: str, *, note: str | None = None, by: str = "owner") -> ProposalView:
+        """The owner's no: the memory stays, and the same move is not proposed again."""
+        return self._decide(proposal_id, "reject", by=by, note=note)
+
+    def _decide(self, proposal_id: str, verb: str, *, by: str, note: str | None) -> ProposalView:
+        found = self._call("POST", f"/v1/promotions/{proposal_id}/{verb}", json={"by": by, "note": note})
+        return ProposalView.model_validate(found)
+
+    def weekly_review(self, *, days: int = 7) -> WeeklyReview:
+        """Memories with some signals, short of a proposal, for the owner's weekly look."""
+        return WeeklyReview.model_validate(self._call("GET", "/v1/review/weekly", params={"days": days}))
+
+    def daily(self, day: date | str, *, every_agent: bool = False) -> DailyPage:
+        """This agent's `memory/daily/YYYY-MM-DD.md` for `day` (every agent's with `every_agent`)."""
+        params = {} if every_agent else {"agent": self.agent}
+        return DailyPage.model_validate(self._call("GET", f"/v1/daily/{day}", params=params))
+
+    def project(self, name: str) -> ProjectPage:
+        """The project's file: status, open loops, key decisions and why."""
+        return ProjectPage.model_validate(self._call("GET", f"/v1/projects/{name}"))
+
+    def resolve(self, memory_id: str, *, note: str | None = None) -> MemoryPublic:
+        """Close an open loop (or task), as this agent."""
+        body = {"by": self.agent, "note": note}
+        return MemoryPublic.model_validate(self._call("POST", f"/v1/memories/{memory_id}/resolve", json=body))
+
+    def load_core(self, *, person: str | None = None, project: str | None = None) -> CoreBlock:
+        """This agent's core memory, within its budget: put `.markdown` in context at session start."""
+        params = {"agent": self.agent, "person": person, "project": project}
+        found = self._call("GET", "/v1/core", params={k: v for k, v in params.items() if v is not None})
+        return CoreBlock.model_validate(found)
+
+    def compact(self, *, dry_run: bool = False) -> CompactionJob:
+        """Queue this agent's compaction (a dry run changes nothing); follow it with `compaction(id)`."""
+        body = {"agent": self.agent, "dry_run": dry_run}
+        return CompactionJob.model_validate(self._call("POST", "/v1/maintenance/compactions", json=body))
+
+    def compaction(self, job_id: str) -> CompactionJob:
+        """A compaction's state and progress; its report once finished."""
+        return CompactionJob.model_validate(self._call("GET", f"/v1/maintenance/compactions/{job_id}"))

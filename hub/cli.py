@@ -21,6 +21,7 @@ def cmd_up(args: argparse.Namespace) -> int:
     import uvicorn
 
     from hub.api.app import create_app
+    from hub.compaction.schedule import CronThread
     from hub.embedded import embedded_hub
 
     settings = _settings(args)
@@ -30,8 +31,12 @@ def cmd_up(args: argparse.Namespace) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: None)
     with embedded_hub(settings, workers=args.workers) as hub:
+        # The review and compaction schedules, in a thread beside the workers.
+        cron = CronThread(settings, hub.services.redis).start() if settings.embedded_cron else None
         print(f"memhub: data in {settings.data_dir.resolve()}, API on http://{settings.host}:{settings.port}")
         uvicorn.run(create_app(hub.services), host=settings.host, port=settings.port, log_level="warning")
+        if cron:
+            cron.stop()
     print("memhub: stopped")
     return 0
 
@@ -83,6 +88,14 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--data-dir", type=Path)
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     worker.set_defaults(func=cmd_worker)
+
+    from hub.markdown.commands import add_commands  # `memhub import` and `memhub export`
+
+    add_commands(sub)
+
+    from hub.compaction import commands as compaction_commands  # `memhub maintenance` and `memhub cron`
+
+    compaction_commands.add_commands(sub)
     return parser
 
 

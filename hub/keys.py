@@ -31,3 +31,12 @@ class Keys:
     def drain_scheduled(self) -> str:
         """Set while a drain job waits in the queue, so at most one ever waits."""
         return f"{self.prefix}:ingest:scheduled"
+
+    def compaction_scheduled(self, agent: str) -> str:
+        """Set while an over-budget compaction of `agent` waits in the queue, so at most one waits."""
+        return f"{self.prefix}:compaction:{agent}:scheduled"
+
+    @property
+    def compaction_lock(self) -> str:
+        """Held while a compaction writes: merges reach across agents, so writers take turns."""
+        return f"{self.prefix}:compaction:lock"

@@ -64,6 +64,41 @@ def memory_id_for(event_id: str) -> str:
     return str(uuid.uuid5(MEMORY_NAMESPACE, event_id))
 
 
+SummaryText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2_000)]
+
+
+class DecisionMade(BaseModel):
+    """A decision a session settled, and why."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: SummaryText
+    why: SummaryText | None = None
+
+
+class Pattern(BaseModel):
+    """Something the agent deduced during the session, with what it deduced it from."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: SummaryText
+    evidence: list[SummaryText] = Field(min_length=1, max_length=50)
+
+
+class SessionSummary(BaseModel):
+    """What a session settled; the hub keeps each item as a memory linked to the session."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    decisions: list[DecisionMade] = Field(default_factory=list, max_length=100)
+    tasks_completed: list[SummaryText] = Field(default_factory=list, max_length=100)
+    patterns: list[Pattern] = Field(default_factory=list, max_length=100, description="Deductions.")
+    open_loops: list[SummaryText] = Field(default_factory=list, max_length=100, description="Left to do.")
+    promote: list[SummaryText] = Field(
+        default_factory=list, max_length=100, description="Facts the agent asks to keep long-term (proposed)."
+    )
+
+
 class EventCreate(BaseModel):
     """One memory an agent wants kept, as published."""
 
@@ -101,6 +136,9 @@ class EventCreate(BaseModel):
     id: Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=r"^[\w.:\-]+$")] | None = (
         Field(None, description="Client id for idempotency: publishing the same id twice stores one memory.")
     )
+    summary: SessionSummary | None = Field(
+        None, description="For `summary` events: decisions, tasks done, patterns, open loops, nominations."
+    )
 
     @model_validator(mode="after")
     def _check_consistency(self) -> EventCreate:
@@ -120,6 +158,8 @@ class EventCreate(BaseModel):
                 raise ValueError(f"{name}: give a timezone, e.g. 2026-11-29T10:00:00Z")
         if (self.subject is None) != (self.attribute is None):
             raise ValueError("subject: a structured claim needs both `subject` and `attribute`")
+        if self.summary is not None and self.kind is not Kind.summary:
+            raise ValueError("summary: only a `summary` event carries a structured summary")
         return self
 
 

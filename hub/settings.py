@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field
+from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class CoreBudget(BaseModel):
+    """The most an agent's core block may hold: it is in every session's context."""
+
+    words: int = Field(default=1_000, ge=50)
+    lines: int = Field(default=175, ge=10)
 
 
 class Settings(BaseSettings):
@@ -62,6 +71,15 @@ class Settings(BaseSettings):
         ["high"], description="Severities put to the owner as questions; the rest get a proposal."
     )
 
+    # Secrets are never stored: events holding one are refused, naming the kind, or redacted.
+    secrets_policy: Literal["refuse", "redact"] = "refuse"
+
+    # Access. `memhub up` is single-user unless MEMHUB_AUTH is set; `memhub api` always checks keys.
+    auth: bool = Field(True, description="Require API keys. Off only in the explicit single-user embedded mode.")
+    admin_key: SecretStr | None = Field(None, description="The key that manages other keys (`memhub keys`).")
+    rate_limit_per_minute: int = Field(1_200, ge=1, description="Requests per minute per key.")
+    max_request_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Largest request body accepted.")
+
     # API.
     host: str = "127.0.0.1"
     port: int = 8420
@@ -69,6 +87,71 @@ class Settings(BaseSettings):
 
     # Embedded mode (`memhub up`).
     embedded_workers: int = Field(1, ge=1, description="Worker threads inside `memhub up`.")
+
+    # Promotion between tiers, on explainable signals (hub/promotion).
+    auto_promote: bool = Field(False, description="Promote at once instead of proposing to the owner.")
+    auto_promote_scopes: list[str] = Field(
+        [], description="Scopes promoted at once even when auto_promote is off, e.g. ['project']."
+    )
+    promote_at_once: bool = Field(
+        True,
+        description="The owner allows corrections of long-term memories or deductions, and deductions seen "
+        "in several sessions, to move at once without a proposal.",
+    )
+    promotion_weights: dict[str, float] = Field(
+        {
+            "repeated": 3.0, "reinforced_elsewhere": 2.0, "used": 2.0, "confirmed": 3.0, "core_tie": 2.0,
+            "nominated": 2.0, "frequent": 2.0,
+            "high_confidence": 1.0, "future_use": 1.0, "active_context": 1.0,
+        },
+        description="Weight of each signal in promotion_score; a signal not named here weighs 1.",
+    )  # fmt: skip
+    promotion_repeat_min: int = Field(3, ge=2, description="Distinct days or sessions that make it repeated.")
+    promotion_min_strong: int = Field(2, ge=1, description="Strong signals that alone propose a promotion.")
+    promotion_min_supporting: int = Field(
+        2, ge=0, description="Supporting signals that, with one strong signal, propose a promotion."
+    )
+    promotion_frequent_mentions: int = Field(3, ge=2, description="Mentions in a window that go toward core.")
+    promotion_frequent_days: int = Field(7, ge=1, description="That window, in days.")
+    promotion_deduction_sessions: int = Field(2, ge=1, description="Sessions that confirm a deduction.")
+    core_people: list[str] = Field([], description="People whose memories are tied to a core person.")
+    core_projects: list[str] = Field([], description="Projects whose memories are tied to a core project.")
+
+    # The core block and compaction (hub/compaction).
+    core_budget_words: int = Field(default=1_000, ge=50, description="Words an agent's core block may hold.")
+    core_budget_lines: int = Field(default=175, ge=10, description="Lines an agent's core block may hold.")
+    core_budgets: dict[str, CoreBudget] = Field(
+        default={}, description='Per-agent budgets, e.g. {"wa-assistant": {"words": 600, "lines": 100}}.'
+    )
+    compaction_merge_similarity: float = Field(
+        default=0.85, ge=0, le=1, description="Cosine similarity from which memories may be near-duplicates."
+    )
+    compaction_candidates: int = Field(
+        default=8, ge=1, le=100, description="Close memories each memory is compared with."
+    )
+    stale_after_days: float = Field(
+        default=90, gt=0, description="Active memories not verified for this long are marked stale."
+    )
+    timezone: str = Field(default="UTC", description="The owner's IANA time zone; schedules run in it.")
+    midday_review_cron: str = Field(default="0 12 * * *", description="The midday review, owner's time.")
+    nightly_review_cron: str = Field(default="30 2 * * *", description="The nightly review, owner's time.")
+    weekly_compaction_cron: str = Field(default="0 4 * * 0", description="Compaction of every agent.")
+    embedded_cron: bool = Field(default=True, description="`memhub up` runs the schedules in a thread.")
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        # An unknown zone fails here, at start-up, not at the first scheduled run.
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {value!r}; use an IANA name such as Asia/Jerusalem") from exc
+        return value
+
+    def core_budget(self, agent: str) -> CoreBudget:
+        """The agent's own budget if it has one, else the hub's default."""
+        default = CoreBudget(words=self.core_budget_words, lines=self.core_budget_lines)
+        return self.core_budgets.get(agent, default)
 
 
 @lru_cache(maxsize=1)

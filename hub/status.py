@@ -48,6 +48,21 @@ def read_status(redis: Redis, keys: Keys, event_id: str) -> EventStatus | None:
     )
 
 
+def read_statuses(redis: Redis, keys: Keys, event_ids: list[str]) -> list[EventStatus | None]:
+    """Many statuses in one round trip; None where an id is unknown (or its status expired)."""
+    pipe = redis.pipeline(transaction=False)
+    for event_id in event_ids:
+        pipe.hgetall(keys.status(event_id))
+    found: list[EventStatus | None] = []
+    for event_id, raw in zip(event_ids, pipe.execute(), strict=True):
+        fields = {k.decode(): v.decode() for k, v in raw.items()}
+        found.append(
+            EventStatus(id=event_id, status=EventState(fields["status"]), memory_id=fields.get("memory_id"),
+                        error=fields.get("error")) if fields else None
+        )  # fmt: skip
+    return found
+
+
 def mark_stored(pipe: Pipeline, keys: Keys, event_id: str, memory_id: str) -> None:
     pipe.hset(keys.status(event_id), mapping={"status": EventState.stored.value, "memory_id": memory_id})
 
@@ -63,3 +78,20 @@ def dead_letter(
 
 def list_dead_letters(redis: Redis, keys: Keys, *, limit: int = 100) -> list[DeadLetter]:
     return [DeadLetter.model_validate(json.loads(x)) for x in redis.lrange(keys.dead_letters, 0, limit - 1)]
+
+
+def replay_dead_letters(redis: Redis, keys: Keys, *, event_id: str | None = None) -> list[str]:
+    """Put dead-lettered events (all, or one) back on the stream as they were received."""
+    replayed = []
+    for raw in redis.lrange(keys.dead_letters, 0, -1):
+        letter = DeadLetter.model_validate(json.loads(raw))
+        if event_id is not None and letter.id != event_id:
+            continue
+        pipe = redis.pipeline(transaction=True)
+        pipe.lrem(keys.dead_letters, 1, raw)
+        pipe.hset(keys.status(letter.id), "status", EventState.queued.value)
+        pipe.hdel(keys.status(letter.id), "error")
+        pipe.xadd(keys.stream, {"id": letter.id, "event": letter.raw})
+        pipe.execute()
+        replayed.append(letter.id)
+    return replayed

@@ -81,6 +81,7 @@ def make_settings(tmp_path: Path, redis_url: str) -> Callable[..., Settings]:
             "data_dir": tmp_path / "data",
             "redis_url": redis_url,
             "claim_idle_ms": 1_000,
+            "auth": False,  # single-user mode; tests of access turn keys on
         }
         values.update(overrides)
         return Settings(**values)  # type: ignore[arg-type]

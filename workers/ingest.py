@@ -22,7 +22,10 @@ from redis import Redis
 from hub.errors import describe_validation_error
 from hub.keys import Keys
 from hub.models import EventCreate, Memory
+from hub.promotion.jobs import enqueue_scoring
 from hub.queue import schedule_drain
+from hub.screening import screen
+from hub.secrets import SecretError, redact
 from hub.services import Services
 from hub.status import EventState, dead_letter, mark_stored
 from hub.store.base import MemoryPoint
@@ -119,9 +122,12 @@ def ingest_batch(
             report.failed += 1
             continue
         try:
-            accepted.append(Accepted(entry_id, event_id, parse_entry(event_id, raw)))
+            memory = parse_entry(event_id, raw, redact_secrets=settings.secrets_policy == "redact")
+            accepted.append(Accepted(entry_id, event_id, memory))
         except ValueError as exc:
-            dead_letter(pipe, keys, event_id=event_id, status=EventState.rejected, error=str(exc), raw=raw)
+            # The dead letter keeps the raw event for replay, but never a secret it held.
+            kept = redact(raw) if isinstance(exc, SecretError) else raw
+            dead_letter(pipe, keys, event_id=event_id, status=EventState.rejected, error=str(exc), raw=kept)
             report.rejected += 1
 
     # Redelivered events whose memory was already written are not written again, only reviewed again.
@@ -139,6 +145,8 @@ def ingest_batch(
         fresh = [p for p in points if p.memory.id not in existing]
         services.store.upsert(fresh)  # durable on return; an exception leaves the batch unacknowledged
         merged_into = services.reviewer.review(points).merged_into
+        # What was written or reinforced is scored for promotion, in a job of its own.
+        enqueue_scoring(services.queue, (merged_into.get(p.memory.id, p.memory.id) for p in points))
     for a in accepted:
         mark_stored(pipe, keys, a.event_id, merged_into.get(a.memory.id, a.memory.id))
         pipe.expire(keys.status(a.event_id), settings.status_ttl_seconds)
@@ -153,7 +161,7 @@ def ingest_batch(
     report.already_stored += len(accepted) - len(fresh)
 
 
-def parse_entry(event_id: str, raw: str) -> Memory:
+def parse_entry(event_id: str, raw: str, *, redact_secrets: bool = False) -> Memory:
     """The memory a stream entry describes; ValueError naming what is wrong otherwise."""
     try:
         envelope = json.loads(raw)
@@ -165,6 +173,7 @@ def parse_entry(event_id: str, raw: str) -> Memory:
         event = EventCreate.model_validate(envelope["event"])
     except ValidationError as exc:
         raise ValueError(describe_validation_error(exc)) from exc
+    event = screen(event, redact_secrets=redact_secrets)  # publishers that bypass the SDK are screened here
     try:
         received_at = datetime.fromisoformat(str(envelope.get("received_at")))
     except ValueError as exc:

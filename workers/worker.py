@@ -86,7 +86,9 @@ class Sweeper(threading.Thread):
         self.stopped.set()
 
 
-def run_worker(services: Services, *, burst: bool = False, sweep_interval: float = 5.0) -> None:
+def run_worker(
+    services: Services, *, burst: bool = False, sweep_interval: float = 5.0, logging_level: str = "INFO"
+) -> None:
     """Run one worker in this process until stopped (or until the queue is empty, with `burst`)."""
     runtime.install(services)
     worker = make_worker(services)
@@ -94,6 +96,6 @@ def run_worker(services: Services, *, burst: bool = False, sweep_interval: float
     sweeper.sweep()  # pick up whatever a previous worker left behind
     sweeper.start()
     try:
-        worker.work(burst=burst, logging_level="INFO")
+        worker.work(burst=burst, logging_level=logging_level)
     finally:
         sweeper.stop()

@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 import hub
-from hub.api.routes import conflicts, events, health, memories, search
+from hub.api.deps import get_principal, require_admin, require_owner_level
+from hub.api.routes import (
+    conflicts,
+    core,
+    dead_letters,
+    events,
+    health,
+    keys,
+    maintenance,
+    memories,
+    pages,
+    promotions,
+    search,
+)
+from hub.auth.principal import Forbidden
 from hub.services import Services, build_services
 from hub.settings import Settings, get_settings
 
@@ -44,8 +58,26 @@ def create_app(services: Services | None = None, *, settings: Settings | None = 
     )
     if services is not None:
         app.state.services = services
-    for module in (events, search, memories, conflicts, health):
-        app.include_router(module.router)
+    # Every route but the health check needs a caller; the owner's whole-memory views need an
+    # unrestricted key, and managing keys the admin key.
+    for module in (events, search, memories):
+        app.include_router(module.router, dependencies=[Depends(get_principal)])
+    for module in (conflicts, promotions, pages, core, maintenance, dead_letters):
+        app.include_router(module.router, dependencies=[Depends(require_owner_level)])
+    app.include_router(keys.router, dependencies=[Depends(require_admin)])
+    app.include_router(health.router)
+
+    @app.exception_handler(Forbidden)
+    async def forbidden(request: Request, exc: Forbidden) -> JSONResponse:
+        return JSONResponse(status_code=403, content={"detail": str(exc)})
+
+    @app.middleware("http")
+    async def limit_request_size(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        declared = request.headers.get("content-length")
+        limit = app.state.services.settings.max_request_bytes
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            return JSONResponse(status_code=413, content={"detail": f"request body over {limit} bytes; send smaller batches"})
+        return await call_next(request)
 
     @app.exception_handler(RequestValidationError)
     async def explain_validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import hmac
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, HTTPException, Request, status
 
+from hub.auth.keys import authenticate, token_hash
+from hub.auth.principal import Principal
+from hub.auth.ratelimit import retry_after
 from hub.services import Services
 
 
@@ -15,3 +19,43 @@ def get_services(request: Request) -> Services:
 
 
 ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def get_principal(request: Request, services: ServicesDep) -> Principal:
+    """Who is calling: the owner in single-user mode, else the agent its API key belongs to."""
+    settings = services.settings
+    if not settings.auth:
+        return Principal.owner()
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED,
+            "send `Authorization: Bearer <key>`; an admin creates keys with `memhub keys create`",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    admin = settings.admin_key
+    if admin is not None and hmac.compare_digest(token_hash(token), token_hash(admin.get_secret_value())):
+        return Principal.owner()
+    api_key = authenticate(services.redis, services.keys, token)
+    if api_key is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "unknown or revoked API key",
+                            headers={"WWW-Authenticate": "Bearer"})  # fmt: skip
+    wait = retry_after(services.redis, services.keys, api_key.id, per_minute=settings.rate_limit_per_minute)
+    if wait is not None:
+        raise HTTPException(
+            status.HTTP_429_TOO_MANY_REQUESTS,
+            f"key {api_key.id} is over {settings.rate_limit_per_minute} requests a minute; retry in {wait} s",
+            headers={"Retry-After": str(wait)},
+        )
+    return Principal(agent=api_key.agent, admin=api_key.admin, grants=api_key.grants, key_id=api_key.id)
+
+
+CallerDep = Annotated[Principal, Depends(get_principal)]
+
+
+def require_owner_level(caller: CallerDep) -> None:
+    caller.require_owner_level()
+
+
+def require_admin(caller: CallerDep) -> None:
+    caller.require_admin()

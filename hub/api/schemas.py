@@ -80,6 +80,23 @@ class MemoryPublic(Memory):
     """A stored memory, every field."""
 
 
+class MemoryPage(BaseModel):
+    memories: list[MemoryPublic]
+    next_offset: str | None = Field(description="Pass as `offset` for the next page; null on the last page.")
+
+
+class EventStatusesRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ids: list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] = Field(
+        min_length=1, max_length=MAX_BATCH_EVENTS
+    )
+
+
+class EventStatuses(BaseModel):
+    statuses: list[EventStatusPublic | None] = Field(description="One per id, in order; null when unknown.")
+
+
 class Health(BaseModel):
     status: str = Field(description="`ok` when Redis and the store answer.")
     memories: int

@@ -1,20 +1,40 @@
-"""The memory store: one interface, an embedded backend (qdrant-edge) and a server one (qdrant-client)."""
+"""Where memories live: one protocol, two Qdrant backends (embedded qdrant-edge, Qdrant server)."""
 
 from __future__ import annotations
 
 from hub.settings import Settings
-from hub.store.base import MemoryStore
+from hub.store.base import (
+    Hit,
+    MemoryFilter,
+    MemoryPoint,
+    MemoryStore,
+    Page,
+    SearchMode,
+    SearchQuery,
+    SparseVec,
+)
+from hub.store.edge import EdgeStore
+from hub.store.server import ServerStore
+
+__all__ = [
+    "EdgeStore",
+    "Hit",
+    "MemoryFilter",
+    "MemoryPoint",
+    "MemoryStore",
+    "Page",
+    "SearchMode",
+    "SearchQuery",
+    "ServerStore",
+    "SparseVec",
+    "open_store",
+]
 
 
 def open_store(settings: Settings) -> MemoryStore:
-    """A Qdrant server when MEMHUB_QDRANT_URL is set, else the embedded store in the data directory."""
+    """The Qdrant server when `qdrant_url` is set, else the embedded shard under `data_dir`."""
     if settings.qdrant_url:
-        from hub.store.server import ServerStore
-
-        return ServerStore(url=settings.qdrant_url, api_key=settings.qdrant_api_key, collection=settings.collection)
-    from hub.store.edge import EdgeStore
-
+        return ServerStore(
+            settings.qdrant_url, api_key=settings.qdrant_api_key, collection=settings.collection
+        )
     return EdgeStore(settings.data_dir / "store" / settings.collection)
-
-
-__all__ = ["MemoryStore", "open_store"]

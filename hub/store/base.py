@@ -63,6 +63,8 @@ class MemoryFilter:
     confidences: frozenset[Confidence] | None = None
     occurred_after: datetime | None = None
     occurred_before: datetime | None = None
+    # Listings by their owner (export, `GET /v1/memories`) see every scope; searches never set this.
+    all_scopes: bool = False
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,11 @@ class SearchQuery:
     filter: MemoryFilter
     limit: int = 10
     mode: SearchMode = SearchMode.hybrid
+
+
+def prefetch_limit(limit: int) -> int:
+    """Candidates each half of a hybrid search (dense, BM25) contributes to the RRF fusion."""
+    return max(limit * 4, 40)
 
 
 @dataclass(frozen=True)

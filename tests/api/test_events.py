@@ -66,3 +66,31 @@ def test_every_route_documents_its_response(api: TestClient) -> None:
             ok = next(code for code in operation["responses"] if code.startswith("2"))
             schema = operation["responses"][ok]["content"]["application/json"]["schema"]
             assert "$ref" in schema, f"{method.upper()} {path} has no response model"
+
+
+SECRET = "Netanel's Stripe key is sk_live_EXAMPLE4eC39HqLyjWDarjtT1zdp7dc"
+
+
+def test_an_event_holding_a_secret_is_refused_naming_the_kind(api: TestClient, hub: EmbeddedHub) -> None:
+    response = api.post("/v1/events", json={"events": [GOOD, {**GOOD, "text": SECRET}]})
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith("events.1.text: text contains a Stripe")
+    assert "sk_live" not in response.text
+    assert hub.services.redis.xlen(hub.services.keys.stream) == 0
+
+
+def test_a_secret_written_straight_to_the_stream_is_rejected_and_never_kept(
+    api: TestClient, hub: EmbeddedHub, make_agent: Callable[..., Memhub]
+) -> None:
+    import json
+
+    keys = hub.services.keys
+    raw = {"received_at": "2026-11-29T10:00:00+00:00", "event": {**GOOD, "text": SECRET}}
+    hub.services.redis.xadd(keys.stream, {"id": "raw-secret", "event": json.dumps(raw)})
+    ok = make_agent("wa").publish("Dana prefers green tea")  # schedules a drain for both
+    agent = make_agent("wa")
+    assert agent.wait(ok).status == "stored"
+    rejected = agent.wait("raw-secret")
+    assert rejected.status == "rejected" and "Stripe" in (rejected.error or "")
+    letters = hub.services.redis.lrange(keys.dead_letters, 0, -1)
+    assert len(letters) == 1 and b"sk_live" not in letters[0] and b"REDACTED" in letters[0]

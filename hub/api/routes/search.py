@@ -5,26 +5,29 @@ from __future__ import annotations
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
-from hub.api.deps import ServicesDep
-from hub.api.schemas import SearchHit, SearchRequest, SearchResponse
+from hub.api.deps import CallerDep, ServicesDep
+from hub.api.schemas import ErrorBody, SearchHit, SearchRequest, SearchResponse
 from hub.conflicts.ledger import open_conflicts_of
 
 router = APIRouter(prefix="/v1/search", tags=["search"])
 
 
-@router.post("", response_model=SearchResponse)
-async def search(body: SearchRequest, services: ServicesDep) -> SearchResponse:
+@router.post("", response_model=SearchResponse, responses={403: {"model": ErrorBody}})
+async def search(body: SearchRequest, services: ServicesDep, caller: CallerDep) -> SearchResponse:
     """Find memories the asker may see: global ones, plus the named project's and person's.
 
     Temporary memories are visible as their own project or person allows, and never after expiry.
     Superseded memories are left out unless asked for; hits in an open conflict carry its id.
     """
+    scopes = caller.readable_scopes(
+        agent=body.agent, channel=body.channel, project=body.project, person=body.person, scopes=body.scopes
+    )
     hits = await run_in_threadpool(
         services.retriever.search,
         body.query,
         project=body.project,
         person=body.person,
-        scopes=body.scopes,
+        scopes=scopes,
         kinds=body.kinds,
         limit=body.limit,
         mode=body.mode,

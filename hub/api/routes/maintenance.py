@@ -1,0 +1,35 @@
+"""Maintenance run by hand: queue an agent's compaction and follow its progress.
+
+The CLI comes through here rather than opening the store: the embedded store has one owning process
+(the running hub), and the hub's Redis may be an embedded one with no address outside it.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, status
+
+from hub.api.deps import ServicesDep
+from hub.api.schemas import ErrorBody
+from hub.compaction.jobs import CompactionJob, CompactionRequest, enqueue_compaction, read_job
+
+router = APIRouter(prefix="/v1/maintenance", tags=["maintenance"])
+
+
+@router.post("/compactions", response_model=CompactionJob, status_code=status.HTTP_202_ACCEPTED)
+def start_compaction(body: CompactionRequest, services: ServicesDep) -> CompactionJob:
+    """Queue one agent's compaction (a dry run reports the plan and changes nothing)."""
+    job = enqueue_compaction(services.queue, body, reason="manual")
+    return _found(services, job.id)
+
+
+@router.get("/compactions/{job_id}", response_model=CompactionJob, responses={404: {"model": ErrorBody}})
+def compaction(job_id: str, services: ServicesDep) -> CompactionJob:
+    """A compaction's state and progress; its report once finished."""
+    return _found(services, job_id)
+
+
+def _found(services: ServicesDep, job_id: str) -> CompactionJob:
+    found = read_job(services.redis, job_id)
+    if found is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no compaction job with id {job_id!r}")
+    return found

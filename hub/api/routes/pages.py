@@ -1,0 +1,83 @@
+"""Pages agents read: the daily note, a project file; and closing an open loop."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, TypeVar
+
+from fastapi import APIRouter, HTTPException, Request, Response, status
+from pydantic import BaseModel, Field
+
+from hub.api.deps import ServicesDep
+from hub.api.schemas import ErrorBody, MemoryPublic
+from hub.models import Change, Kind, State, utcnow
+from hub.pages import daily, project
+from hub.pages.daily import DailyPage
+from hub.pages.project import ProjectPage
+
+router = APIRouter(tags=["pages"])
+
+MARKDOWN = "text/markdown"
+AS_MARKDOWN: dict[int | str, dict[str, object]] = {
+    200: {
+        "content": {MARKDOWN: {"schema": {"type": "string"}}},
+        "description": "JSON, or markdown when asked.",
+    }
+}
+CLOSABLE = {Kind.open_loop, Kind.task}
+Page = TypeVar("Page", DailyPage, ProjectPage)
+
+
+class ResolveRequest(BaseModel):
+    by: Annotated[str, Field(max_length=200, description="Who closed it: `owner` or an agent's name.")] = (
+        "owner"
+    )
+    note: Annotated[str | None, Field(max_length=2_000, description="How it was settled.")] = None
+
+
+def _negotiated(request: Request, page: Page) -> Page | Response:
+    """The page itself as markdown for a client that asks for it (`Accept: text/markdown`)."""
+    if MARKDOWN in request.headers.get("accept", ""):
+        return Response(page.markdown, media_type=f"{MARKDOWN}; charset=utf-8")
+    return page
+
+
+@router.get("/v1/daily/{day}", response_model=DailyPage, responses=AS_MARKDOWN)
+def daily_page(
+    day: date, request: Request, services: ServicesDep, agent: str | None = None
+) -> DailyPage | Response:
+    """The day as `memory/daily/YYYY-MM-DD.md` (UTC days): sessions, decisions, tasks, patterns, notes."""
+    page = daily.render(day, daily.day_memories(services.store, day, agent=agent), agent=agent)
+    return _negotiated(request, page)
+
+
+@router.get("/v1/projects/{name}", response_model=ProjectPage, responses=AS_MARKDOWN)
+def project_page(name: str, request: Request, services: ServicesDep) -> ProjectPage | Response:
+    """The project's file from its project-scoped memories: status, open loops, key decisions and why."""
+    page = project.render(name, project.project_memories(services.store, name))
+    return _negotiated(request, page)
+
+
+@router.post(
+    "/v1/memories/{memory_id}/resolve",
+    response_model=MemoryPublic,
+    responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}},
+)
+def resolve_memory(memory_id: str, services: ServicesDep, body: ResolveRequest | None = None) -> MemoryPublic:
+    """Close an open loop (or a task): it becomes `resolved`, recorded in its history."""
+    body = body or ResolveRequest()
+    found = services.store.get([memory_id])
+    if not found:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no memory with id {memory_id!r}")
+    memory = found[0]
+    if memory.kind not in CLOSABLE:
+        raise HTTPException(
+            status.HTTP_409_CONFLICT, f"only open loops and tasks close, not a {memory.kind.value}"
+        )
+    if memory.state is not State.active:
+        raise HTTPException(status.HTTP_409_CONFLICT, f"memory {memory_id} is {memory.state.value}, not open")
+    change = Change(at=utcnow(), action="resolved", by=body.by, note=body.note,
+                    changes={"state": [memory.state.value, State.resolved.value]})  # fmt: skip
+    fields = {"state": State.resolved, "history": [*memory.history, change]}
+    services.store.update(memory_id, fields)
+    return MemoryPublic.model_validate(memory.model_copy(update=fields).model_dump())

@@ -1,0 +1,104 @@
+"""Promotion: proposals for the owner, the weekly review list, and agents reporting a memory used."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, Query, status
+from pydantic import BaseModel, Field
+
+from hub.api.deps import ServicesDep
+from hub.api.schemas import ErrorBody
+from hub.models import State, utcnow
+from hub.promotion import proposals, weekly
+from hub.promotion.jobs import enqueue_scoring
+from hub.promotion.promoter import Promoter, ProposalClosed, ProposalNotFound
+from hub.promotion.proposals import ProposalStatus, ProposalView
+from hub.promotion.usage import UseRecorded, record_use
+from hub.promotion.weekly import ReviewItem, WeeklyReview
+
+router = APIRouter(tags=["promotions"])
+
+
+def get_promoter(services: ServicesDep) -> Promoter:
+    return Promoter.of(services)
+
+
+PromoterDep = Annotated[Promoter, Depends(get_promoter)]
+
+
+class ProposalList(BaseModel):
+    proposals: list[ProposalView]
+
+
+class DecisionRequest(BaseModel):
+    by: Annotated[str, Field(max_length=200, description="Who decided: `owner` or an agent's name.")] = (
+        "owner"
+    )
+    note: Annotated[str | None, Field(max_length=2_000)] = None
+
+
+@router.get("/v1/promotions", response_model=ProposalList)
+def list_proposals(
+    services: ServicesDep,
+    promoter: PromoterDep,
+    status_: Annotated[ProposalStatus | None, Query(alias="status")] = None,
+) -> ProposalList:
+    """Promotion proposals, newest first, each with the memory, the target tier, the score and its signals."""
+    found = proposals.all_proposals(services.redis, services.keys, status=status_)
+    return ProposalList(proposals=promoter.views(found))
+
+
+def _decided(promoter: Promoter, decide: str, proposal_id: str, body: DecisionRequest) -> ProposalView:
+    try:
+        if decide == "approve":
+            proposal = promoter.approve(proposal_id, by=body.by, note=body.note)
+        else:
+            proposal = promoter.reject(proposal_id, by=body.by, note=body.note)
+    except ProposalNotFound as exc:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, str(exc)) from exc
+    except ProposalClosed as exc:
+        raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from exc
+    return promoter.views([proposal])[0]
+
+
+DECIDE_ERRORS: dict[int | str, dict[str, object]] = {404: {"model": ErrorBody}, 409: {"model": ErrorBody}}
+
+
+@router.post("/v1/promotions/{proposal_id}/approve", response_model=ProposalView, responses=DECIDE_ERRORS)
+def approve(proposal_id: str, promoter: PromoterDep, body: DecisionRequest | None = None) -> ProposalView:
+    """Move the memory to the proposed tier; its history records the approval and the signals."""
+    return _decided(promoter, "approve", proposal_id, body or DecisionRequest())
+
+
+@router.post("/v1/promotions/{proposal_id}/reject", response_model=ProposalView, responses=DECIDE_ERRORS)
+def reject(proposal_id: str, promoter: PromoterDep, body: DecisionRequest | None = None) -> ProposalView:
+    """Leave the memory where it is; the hub does not propose the same move again."""
+    return _decided(promoter, "reject", proposal_id, body or DecisionRequest())
+
+
+@router.get("/v1/review/weekly", response_model=WeeklyReview)
+def weekly_review(services: ServicesDep, days: Annotated[int, Query(ge=1, le=366)] = 7) -> WeeklyReview:
+    """Memories with some signals but short of a proposal, stated within the last `days`."""
+    since = utcnow() - timedelta(days=days)
+    assessments = weekly.since(services.redis, services.keys, since)
+    memories = {m.id: m for m in services.store.get([a.memory_id for a in assessments])}
+    items = [
+        ReviewItem(memory=memories[a.memory_id], assessment=a)
+        for a in assessments
+        if a.memory_id in memories and memories[a.memory_id].state is State.active
+    ]
+    return WeeklyReview(since=since, items=items)
+
+
+@router.post(
+    "/v1/memories/{memory_id}/used", response_model=UseRecorded, responses={404: {"model": ErrorBody}}
+)
+def report_use(memory_id: str, services: ServicesDep) -> UseRecorded:
+    """An agent used a memory it retrieved: the owner referred back to it, a promotion signal."""
+    if not services.store.get([memory_id]):
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no memory with id {memory_id!r}")
+    count = record_use(services.redis, services.keys, memory_id)
+    enqueue_scoring(services.queue, [memory_id])
+    return UseRecorded(memory_id=memory_id, used_count=count)

@@ -1,0 +1,97 @@
+"""The caller of a request and the checks its grants impose."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from hub.auth.keys import Grants
+from hub.models import EventCreate, Memory, Scope
+
+
+class Forbidden(Exception):
+    """The caller is known but may not do this; the message says which grant is missing."""
+
+
+@dataclass(frozen=True)
+class Principal:
+    agent: str | None  # None: the owner (single-user mode, or the admin key)
+    admin: bool = False
+    grants: Grants = field(default_factory=Grants)
+    key_id: str | None = None
+
+    @classmethod
+    def owner(cls) -> Principal:
+        return cls(agent=None, admin=True)
+
+    @property
+    def owner_level(self) -> bool:
+        return self.admin or self.grants.unrestricted
+
+    def require_admin(self) -> None:
+        if not self.admin:
+            raise Forbidden("this route needs the admin key (MEMHUB_ADMIN_KEY)")
+
+    def require_owner_level(self) -> None:
+        if not self.owner_level:
+            raise Forbidden(
+                f"key {self.key_id} is limited to some scopes, projects or persons; this route shows the "
+                "owner's whole memory and needs an unrestricted key"
+            )
+
+    def require_agent(self, agent: str) -> None:
+        if self.agent is not None and agent != self.agent:
+            raise Forbidden(f"agent: this key belongs to {self.agent!r}, not {agent!r}")
+
+    def check_publish(self, events: Iterable[EventCreate]) -> None:
+        for index, event in enumerate(events):
+            where = f"events.{index}"
+            self.require_agent_at(where, event.agent)
+            if self.admin:
+                continue
+            g = self.grants
+            if not g.write:
+                raise Forbidden(f"key {self.key_id} may not write")
+            if event.scope not in g.scopes:
+                raise Forbidden(f"{where}.scope: key {self.key_id} may not write {event.scope.value} memories")
+            if not g.allows_project(event.project):
+                raise Forbidden(f"{where}.project: key {self.key_id} may not write to project {event.project!r}")
+            if not g.allows_person(event.person):
+                raise Forbidden(f"{where}.person: key {self.key_id} may not write about {event.person!r}")
+            if not g.allows_channel(event.channel):
+                raise Forbidden(f"{where}.channel: key {self.key_id} may publish on {g.channels} only")
+
+    def require_agent_at(self, where: str, agent: str) -> None:
+        if self.agent is not None and agent != self.agent:
+            raise Forbidden(f"{where}.agent: this key belongs to {self.agent!r}; it cannot publish as {agent!r}")
+
+    def readable_scopes(
+        self, *, agent: str, channel: str | None, project: str | None, person: str | None,
+        scopes: Iterable[Scope] | None,
+    ) -> frozenset[Scope] | None:  # fmt: skip
+        """The scopes a search may return (None: all), or Forbidden naming the grant it lacks."""
+        self.require_agent(agent)
+        if self.admin:
+            return frozenset(scopes) if scopes else None
+        g = self.grants
+        if not g.read:
+            raise Forbidden(f"key {self.key_id} may not read")
+        if not g.allows_channel(channel):
+            raise Forbidden(f"channel: key {self.key_id} may ask from {g.channels} only")
+        if not g.allows_project(project):
+            raise Forbidden(f"project: key {self.key_id} may not read project {project!r}")
+        if not g.allows_person(person):
+            raise Forbidden(f"person: key {self.key_id} may not read about {person!r}")
+        allowed = frozenset(g.scopes)
+        return allowed & frozenset(scopes) if scopes else allowed
+
+    def may_read(self, memory: Memory) -> bool:
+        if self.admin:
+            return True
+        g = self.grants
+        return (
+            g.read
+            and memory.scope in g.scopes
+            and g.allows_project(memory.project)
+            and g.allows_person(memory.person)
+        )

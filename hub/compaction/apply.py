@@ -1,0 +1,144 @@
+"""Carrying out a compaction plan, each change recorded in the memory's history so it can be undone.
+
+Merged copies are marked superseded (linked to the canonical memory) rather than deleted: search and
+the core block leave them out all the same, and undoing a merge is then a matter of reading both
+histories, since nothing was thrown away. Purged memories are the exception: an expired temporary
+memory is meant to go, and the report lists what was purged.
+
+Each change is made only if the memory is still as the plan saw it, so a plan applied while agents
+keep writing never undoes their newer changes; what moved on is reported as skipped.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from redis import Redis
+
+from hub.compaction.duplicates import Progress
+from hub.compaction.plan import Compaction, MergePlan
+from hub.compaction.scan import LIVE
+from hub.keys import Keys
+from hub.models import Change, Memory, State, Tier
+from hub.store.base import MemoryStore
+
+BY = "compaction"
+# Merges reach into other agents' memories, so compactions write one at a time; writing is the
+# short part (planning, which embeds and searches, runs in parallel).
+LOCK_SECONDS = 600
+
+
+def _one(store: MemoryStore, memory_id: str) -> Memory | None:
+    found = store.get([memory_id])
+    return found[0] if found else None
+
+
+def _record(memory: Memory, change: Change) -> list[Change]:
+    return [*memory.history, change]
+
+
+def purge(store: MemoryStore, memory_id: str, *, now: datetime) -> bool:
+    memory = _one(store, memory_id)
+    if memory is not None and (memory.expires_at is None or memory.expires_at > now):
+        return False
+    store.delete([memory_id])
+    return True
+
+
+def merge(store: MemoryStore, plan: MergePlan, *, now: datetime) -> list[str]:
+    """Fold the copies into the canonical memory; the ids skipped because they changed."""
+    found = {m.id: m for m in store.get([plan.canonical, *plan.merged])}
+    canonical = found.get(plan.canonical)
+    if canonical is None or canonical.state not in LIVE:
+        return [plan.canonical, *plan.merged]
+    copies = [found[i] for i in plan.merged if i in found and found[i].state in LIVE]
+    skipped = [i for i in plan.merged if i not in {c.id for c in copies}]
+    if not copies:
+        return skipped
+
+    sightings = list(canonical.sightings)
+    known = {s.event_id for s in sightings}
+    for sighting in sorted((s for c in copies for s in c.sightings), key=lambda s: s.at):
+        if sighting.event_id not in known:
+            known.add(sighting.event_id)
+            sightings.append(sighting)
+    related = [*canonical.related, *(c.id for c in copies if c.id not in canonical.related)]
+    verified = max(m.last_verified for m in (canonical, *copies))
+    change = Change(
+        at=now, action="merged", by=BY,
+        note="near-duplicates folded in: " + "; ".join(f"{c.id} ({c.agent}): {c.text}" for c in copies),
+        changes={
+            "sightings": [len(canonical.sightings), len(sightings)],
+            "related": [canonical.related, related],
+            "last_verified": [canonical.last_verified.isoformat(), verified.isoformat()],
+        },
+    )  # fmt: skip
+    store.update(canonical.id, {"sightings": sightings, "related": related, "last_verified": verified,
+                                "history": _record(canonical, change)})  # fmt: skip
+    for copy in copies:
+        change = Change(
+            at=now, action="merged", by=BY, note=f"near-duplicate of {canonical.id}: {canonical.text}",
+            changes={"state": [copy.state.value, State.superseded.value],
+                     "superseded_by": [copy.superseded_by, canonical.id]},
+        )  # fmt: skip
+        store.update(copy.id, {"state": State.superseded, "superseded_by": canonical.id,
+                               "history": _record(copy, change)})  # fmt: skip
+    return skipped
+
+
+def mark_stale(store: MemoryStore, memory_id: str, *, before: datetime, now: datetime) -> bool:
+    memory = _one(store, memory_id)
+    if memory is None or memory.state is not State.active or memory.last_verified >= before:
+        return False
+    note = f"last verified {memory.last_verified:%Y-%m-%d}"
+    change = Change(at=now, action="marked_stale", by=BY, note=note,
+                    changes={"state": [memory.state.value, State.stale.value]})  # fmt: skip
+    store.update(memory_id, {"state": State.stale, "history": _record(memory, change)})
+    return True
+
+
+def demote(store: MemoryStore, memory_id: str, *, note: str, now: datetime) -> bool:
+    memory = _one(store, memory_id)
+    if memory is None or memory.tier is not Tier.core or memory.state not in LIVE:
+        return False
+    change = Change(at=now, action="demoted", by=BY, note=note,
+                    changes={"tier": [Tier.core.value, Tier.archival.value]})  # fmt: skip
+    store.update(memory_id, {"tier": Tier.archival, "history": _record(memory, change)})
+    return True
+
+
+def apply_plan(
+    plan: Compaction,
+    *,
+    store: MemoryStore,
+    redis: Redis,
+    keys: Keys,
+    now: datetime,
+    progress: Progress | None = None,
+) -> Compaction:
+    """Make the planned changes; the plan back, no longer a dry run, with what was skipped."""
+    total, done = plan.changes, 0
+    skipped: list[str] = []
+
+    def step(ok: bool, memory_id: str, count: int = 1) -> None:
+        nonlocal done
+        done += count
+        if not ok:
+            skipped.append(memory_id)
+        if progress:
+            progress("applying", done, total)
+
+    size, budget = plan.core_before, plan.budget
+    over = f"core over budget: {size.words} words, {size.lines} lines (budget {budget.words}, {budget.lines})"
+    with redis.lock(keys.compaction_lock, timeout=LOCK_SECONDS, blocking_timeout=LOCK_SECONDS):
+        for memory_id in plan.purge:
+            step(purge(store, memory_id, now=now), memory_id)
+        for group in plan.merge:
+            missed = merge(store, group, now=now)
+            skipped += missed
+            step(True, group.canonical, len(group.merged) + 1)
+        for memory_id in plan.mark_stale:
+            step(mark_stale(store, memory_id, before=plan.stale_before, now=now), memory_id)
+        for memory_id in plan.demote:
+            step(demote(store, memory_id, note=f"{over}: one of the least important", now=now), memory_id)
+    return plan.model_copy(update={"dry_run": False, "skipped": skipped})

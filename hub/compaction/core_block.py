@@ -1,0 +1,151 @@
+"""The core block: an agent's most important memories as markdown, within a hard budget.
+
+The sections are the ones agents already keep (Identity, User, Active Context, Quick Reference).
+Memories are taken most important first (promotion score, then recency) for as long as they fit;
+what does not fit is counted in one closing "See archival" line, and search still finds it. The same
+cut decides what compaction demotes, so after a compaction the block shows every core memory.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime
+
+from pydantic import BaseModel, Field
+
+from hub.compaction.scan import LIVE, scroll_all
+from hub.conflicts.text import parse
+from hub.models import Kind, Memory, Scope, Tier
+from hub.settings import CoreBudget, Settings
+from hub.store.base import MemoryFilter, MemoryStore
+
+SECTIONS = ("Identity", "User", "Active Context", "Quick Reference")
+ACTIVE_KINDS = frozenset({Kind.status, Kind.open_loop, Kind.task})
+# A structured subject that names the agent itself puts the memory under Identity.
+SELF_SUBJECTS = frozenset({"self", "agent", "assistant"})
+
+
+class CoreBlock(BaseModel):
+    """The rendered block and what went into it."""
+
+    agent: str
+    markdown: str = Field(description="Put this in the agent's context at session start.")
+    words: int
+    lines: int
+    budget: CoreBudget
+    memory_ids: list[str] = Field(description="The memories shown, most important first.")
+    left_out: list[str] = Field(
+        description="Core memories over budget, not shown: the next compaction moves them to archival."
+    )
+    archived: int = Field(description="Archival memories of this agent the closing line points to.")
+
+
+def importance(memory: Memory) -> tuple[float, float, float, str]:
+    """Sort key, most important first: promotion score, last verified, occurred; id breaks ties."""
+    verified, occurred = memory.last_verified.timestamp(), memory.occurred_at.timestamp()
+    return (-memory.promotion_score, -verified, -occurred, memory.id)
+
+
+def section_of(memory: Memory, agent: str) -> str:
+    subject = (memory.subject or "").casefold()
+    if subject in SELF_SUBJECTS or subject == agent.casefold():
+        return "Identity"
+    if memory.kind in ACTIVE_KINDS or memory.scope in (Scope.project, Scope.temporary):
+        return "Active Context"
+    if memory.kind is Kind.preference or memory.scope is Scope.person or parse(memory.text).subject.key:
+        return "User"  # about the owner or someone they know
+    return "Quick Reference"
+
+
+def bullet(memory: Memory) -> str:
+    return "- " + " ".join(memory.text.split())
+
+
+def pointer(count: int) -> str:
+    return f"- See archival: {count} more memories; search finds them."
+
+
+def _heading(agent: str) -> list[str]:
+    return [f"# Core memory: {agent}"] + [f"## {section}" for section in SECTIONS]
+
+
+def fitting(ordered: Sequence[Memory], agent: str, budget: CoreBudget, *, archived: int) -> int:
+    """How many of `ordered` (most important first) the block can show within `budget`."""
+    fixed = _heading(agent)
+    words = sum(len(line.split()) for line in fixed)
+    lines = len(fixed)
+    costs = [len(bullet(m).split()) for m in ordered]
+    pointer_words = len(pointer(1).split())
+    if archived == 0 and words + sum(costs) <= budget.words and lines + len(costs) <= budget.lines:
+        return len(ordered)
+    # Something is or will be in archival: keep room for the line that points there.
+    words, lines = words + pointer_words, lines + 1
+    shown = 0
+    for cost in costs:
+        if words + cost > budget.words or lines + 1 > budget.lines:
+            break
+        words, lines, shown = words + cost, lines + 1, shown + 1
+    return shown
+
+
+def split_core(
+    memories: Sequence[Memory], agent: str, budget: CoreBudget, *, archived: int
+) -> tuple[list[Memory], list[Memory]]:
+    """(kept, over budget): the most important memories that fit, and the rest."""
+    ordered = sorted(memories, key=importance)
+    shown = fitting(ordered, agent, budget, archived=archived)
+    return ordered[:shown], ordered[shown:]
+
+
+def render_core(agent: str, memories: Sequence[Memory], *, budget: CoreBudget, archived: int) -> CoreBlock:
+    """The block for these core memories; deterministic for the same memories and budget."""
+    shown, left_out = split_core(memories, agent, budget, archived=archived)
+    sections: dict[str, list[str]] = {section: [] for section in SECTIONS}
+    for memory in shown:
+        sections[section_of(memory, agent)].append(bullet(memory))
+    lines = [f"# Core memory: {agent}"]
+    for section, bullets in sections.items():
+        lines += [f"## {section}", *bullets]
+    if archived or left_out:
+        lines.append(pointer(archived + len(left_out)))
+    markdown = "\n".join(lines) + "\n"
+    return CoreBlock(
+        agent=agent, markdown=markdown, words=len(markdown.split()), lines=len(lines), budget=budget,
+        memory_ids=[m.id for m in shown], left_out=[m.id for m in left_out], archived=archived,
+    )  # fmt: skip
+
+
+def read_core(
+    store: MemoryStore,
+    budget: CoreBudget,
+    *,
+    agent: str,
+    now: datetime,
+    person: str | None = None,
+    project: str | None = None,
+) -> CoreBlock:
+    """The agent's core block as it may see it: global memories, plus the named person's and project's."""
+
+    def visible(tier: Tier) -> MemoryFilter:
+        return MemoryFilter(now=now, person=person, project=project, agents=frozenset({agent}),
+                            tiers=frozenset({tier}), states=LIVE)  # fmt: skip
+
+    core = list(scroll_all(store, visible(Tier.core)))
+    return render_core(agent, core, budget=budget, archived=store.count(visible(Tier.archival)))
+
+
+def agents_over_budget(store: MemoryStore, settings: Settings, *, now: datetime) -> list[str]:
+    """Agents whose whole core (every scope) no longer fits their budget, sorted."""
+    unscoped = MemoryFilter(now=now, all_scopes=True, tiers=frozenset({Tier.core}), states=LIVE)
+    cores: dict[str, list[Memory]] = defaultdict(list)
+    for memory in scroll_all(store, unscoped):
+        cores[memory.agent].append(memory)
+    over = []
+    for agent, core in sorted(cores.items()):
+        archival = MemoryFilter(now=now, all_scopes=True, agents=frozenset({agent}),
+                                tiers=frozenset({Tier.archival}), states=LIVE)  # fmt: skip
+        _, left_out = split_core(core, agent, settings.core_budget(agent), archived=store.count(archival))
+        if left_out:
+            over.append(agent)
+    return over

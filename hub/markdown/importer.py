@@ -1,0 +1,185 @@
+"""`memhub import`: publish a workspace's memories through the hub's pipeline and wait until stored.
+
+The importer talks to a running hub over HTTP (the embedded store has one owning process, so it
+never opens it itself). Events are published oldest first, so that the hub's write-time review
+judges each against the memories that came before it, as if the agent had published them live.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from clients.http import DONE, Memhub
+from hub.api.schemas import MAX_BATCH_EVENTS, EventStatusPublic
+from hub.markdown.layout import Layout
+from hub.markdown.reader import Skipped, read_workspace
+from hub.models import EventCreate, State, memory_id_for
+from hub.status import EventState
+
+
+@dataclass
+class ImportReport:
+    files: int = 0
+    found: int = 0  # memory lines read, before anything was skipped
+    imported: int = 0
+    already_present: int = 0  # published by an earlier import: nothing new
+    merged: int = 0  # said what a stored memory says: that memory was reinforced, no copy kept
+    pending: int = 0  # published, not stored before the wait ended (all of them with --no-wait)
+    skipped: list[Skipped] = field(default_factory=list)
+    refused: list[Skipped] = field(default_factory=list)  # the hub rejected them
+    notes: list[str] = field(default_factory=list)
+    dry_run: bool = False
+    seconds: float = 0.0
+
+    def summary(self, *, examples: int = 20) -> str:
+        verb = "would import" if self.dry_run else "imported"
+        lines = [
+            f"{self.found} memory lines in {self.files} files, {self.seconds:.1f} s",
+            f"  {verb:<17} {self.imported}",
+            f"  {'already present':<17} {self.already_present}  (imported before: nothing new)",
+        ]
+        if not self.dry_run:
+            lines.append(
+                f"  {'merged':<17} {self.merged}  (restated a memory the hub had: it was reinforced)"
+            )
+            lines.append(f"  {'still queued':<17} {self.pending}")
+        for title, items in (("skipped", self.skipped), ("refused by the hub", self.refused)):
+            lines.append(f"  {title:<17} {len(items)}")
+            lines += [f"    {s.source}: {s.reason}" for s in items[:examples]]
+            if len(items) > examples:
+                lines.append(f"    … and {len(items) - examples} more")
+        lines += [f"  note: {n}" for n in self.notes[:examples]]
+        return "\n".join(lines)
+
+
+def chunks(items: Sequence[str], size: int) -> Iterator[Sequence[str]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def import_workspace(
+    root: Path,
+    *,
+    hub: Memhub,
+    layout: Layout | None = None,
+    dry_run: bool = False,
+    wait: bool = True,
+    timeout: float = 600.0,
+    batch_size: int = MAX_BATCH_EVENTS,
+    progress: bool = False,
+) -> ImportReport:
+    """Import the workspace at `root` as `hub.agent` (lines whose file names no channel get `hub.channel`)."""
+    started = time.monotonic()
+    reading = read_workspace(root, layout=layout or Layout(), agent=hub.agent, channel=hub.channel)
+    report = ImportReport(files=reading.files, skipped=reading.skipped, notes=reading.notes, dry_run=dry_run)
+    report.found = len(reading.events) + len(reading.skipped)
+    events = sorted(reading.events, key=_chronological)
+    statuses = _known_statuses(hub, [e.id for e in events if e.id])
+    present = _present_event_ids(hub)
+    fresh: list[EventCreate] = []
+    waiting: list[str] = []
+    for event in events:
+        assert event.id is not None
+        status = statuses.get(event.id)
+        if event.id in present or (status is not None and status.status is EventState.stored):
+            report.already_present += 1
+        elif status is not None and status.status in DONE:
+            report.refused.append(Skipped(event.source or event.id, status.error or status.status.value))
+        elif status is not None:
+            waiting.append(event.id)  # queued by an earlier import that did not wait
+        else:
+            fresh.append(event)
+    if dry_run:
+        report.imported = len(fresh) + len(waiting)
+    else:
+        _publish(hub, fresh, batch_size=batch_size, progress=progress)
+        waiting += [e.id for e in fresh if e.id]
+        sources = {e.id: e.source or e.id for e in events if e.id}
+        done = _wait(hub, waiting, timeout=timeout, progress=progress) if wait else {}
+        _account(report, done, sources)
+        report.pending = len(waiting) - len(done)
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def _chronological(event: EventCreate) -> tuple[bool, float]:
+    """Dated lines by date; undated ones last (the hub dates them on arrival), in file order."""
+    return (event.occurred_at is None, event.occurred_at.timestamp() if event.occurred_at else 0.0)
+
+
+def _known_statuses(hub: Memhub, ids: list[str]) -> dict[str, EventStatusPublic]:
+    found: dict[str, EventStatusPublic] = {}
+    for chunk in chunks(ids, MAX_BATCH_EVENTS):
+        found.update({i: s for i, s in zip(chunk, hub.statuses(list(chunk)), strict=True) if s is not None})
+    return found
+
+
+def _present_event_ids(hub: Memhub) -> set[str]:
+    """Every event this agent's memories hold, their own and those that reinforced them.
+
+    Event statuses expire (a week by default); the memories do not, so a later re-import still
+    finds what it imported before.
+    """
+    present: set[str] = set()
+    for memory in hub.all_memories(state=list(State)):
+        present.add(memory.event_id)
+        present.update(s.event_id for s in memory.sightings)
+    return present
+
+
+def _publish(hub: Memhub, events: list[EventCreate], *, batch_size: int, progress: bool) -> None:
+    with tqdm(total=len(events), desc="publishing", unit="event", disable=not progress) as bar:
+        for start in range(0, len(events), batch_size):
+            batch = events[start : start + batch_size]
+            hub.publish_many(batch)
+            bar.update(len(batch))
+
+
+def _wait(hub: Memhub, ids: list[str], *, timeout: float, progress: bool) -> dict[str, EventStatusPublic]:
+    """Poll until every event is stored, rejected or failed, or `timeout` passes.
+
+    Workers drain the stream roughly in order, so each round asks about the oldest pending events
+    first and stops at the first batch with nothing done: a round costs one request while waiting.
+    """
+    done: dict[str, EventStatusPublic] = {}
+    pending = list(ids)
+    deadline = time.monotonic() + timeout
+    with tqdm(total=len(ids), desc="storing", unit="event", disable=not progress) as bar:
+        while pending and time.monotonic() < deadline:
+            still: list[str] = []
+            for start in range(0, len(pending), MAX_BATCH_EVENTS):
+                chunk = pending[start : start + MAX_BATCH_EVENTS]
+                answers = hub.statuses(chunk)
+                finished = {
+                    i: s for i, s in zip(chunk, answers, strict=True) if s is not None and s.status in DONE
+                }
+                done.update(finished)
+                still += [i for i in chunk if i not in finished]
+                if len(finished) < len(chunk):  # the rest are queued behind these: ask next round
+                    still += pending[start + MAX_BATCH_EVENTS :]
+                    break
+            bar.update(len(pending) - len(still))
+            pending = still
+            if pending:
+                time.sleep(0.1)
+    return done
+
+
+def _account(report: ImportReport, done: dict[str, EventStatusPublic], sources: dict[str, str]) -> None:
+    for event_id, status in done.items():
+        if status.status is EventState.stored and status.memory_id == memory_id_for(event_id):
+            report.imported += 1
+        elif status.status is EventState.stored:
+            report.merged += 1
+        else:
+            report.refused.append(
+                Skipped(sources.get(event_id, event_id), status.error or status.status.value)
+            )
+
+
+__all__ = ["ImportReport", "import_workspace"]

@@ -1,0 +1,151 @@
+"""Where each kind of memory file lives in an agent workspace: path patterns, configurable."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+# What each placeholder of a pattern may match; anything else matches one path component.
+_PLACEHOLDERS = {
+    "date": r"\d{4}-\d{2}-\d{2}",
+    "chat_type": r"groups|dms",
+    "name": r".+",  # archival files may nest: archival/people/family/dana.md
+}
+
+
+class FileKind(StrEnum):
+    long_term = "long_term"  # MEMORY.md
+    core = "core"
+    daily = "daily"
+    project = "project"
+    archival = "archival"
+    conflicts = "conflicts"
+    chat = "chat"  # per-chat context.md
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A relative path with `{placeholders}`, e.g. `memory/projects/{project}.md`."""
+
+    template: str
+
+    def match(self, path: str) -> dict[str, str] | None:
+        parts = re.split(r"\{(\w+)\}", self.template)
+        regex = "".join(
+            f"(?P<{part}>{_PLACEHOLDERS.get(part, '[^/]+')})" if i % 2 else re.escape(part)
+            for i, part in enumerate(parts)
+        )
+        found = re.fullmatch(regex, path)
+        if found is None:
+            return None
+        if "date" in found.groupdict() and not _valid_date(found["date"]):
+            return None
+        return found.groupdict()
+
+    def format(self, **params: str) -> str:
+        return self.template.format(**params)
+
+
+def _valid_date(text: str) -> bool:
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class FileRef:
+    """One workspace file and what its path says: its kind, and the date, project or chat it names."""
+
+    kind: FileKind
+    path: str  # relative, POSIX separators
+    params: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def day(self) -> date | None:
+        return date.fromisoformat(self.params["date"]) if "date" in self.params else None
+
+
+def _patterns(*templates: str) -> tuple[Pattern, ...]:
+    return tuple(Pattern(t) for t in templates)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The workspace layout. Each kind lists its patterns; export writes new files with the first.
+
+    Kinds are tried in field order, so a more specific pattern (`memory/core.md`) wins over a looser
+    one (`memory/{date}.md` only matches dates anyway).
+    """
+
+    long_term: tuple[Pattern, ...] = _patterns("MEMORY.md")
+    core: tuple[Pattern, ...] = _patterns("memory/core.md")
+    conflicts: tuple[Pattern, ...] = _patterns("memory/conflicts/{date}.md")
+    daily: tuple[Pattern, ...] = _patterns("memory/daily/{date}.md", "memory/{date}.md")
+    project: tuple[Pattern, ...] = _patterns("memory/projects/{project}.md")
+    archival: tuple[Pattern, ...] = _patterns(
+        "memory/archival/{category}/{name}.md", "memory/archival/{name}.md"
+    )
+    chat: tuple[Pattern, ...] = _patterns("memory/{channel}/{chat_type}/{chat}/context.md")
+    # The hub's open conflicts, written by export for people to read; never imported (the hub finds
+    # them again from the memories).
+    ledger: str = "memory/conflicts/open.md"
+    # Times written without a zone (a session heading's 09:40) are in the owner's zone.
+    timezone: str = "UTC"
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    def kinds(self) -> Iterator[tuple[FileKind, tuple[Pattern, ...]]]:
+        for kind in FileKind:
+            yield kind, getattr(self, kind.value)
+
+    def classify(self, path: str) -> FileRef | None:
+        """What a relative path is in this layout, or None when it is not a memory file."""
+        if path == self.ledger:
+            return None
+        for kind, patterns in self.kinds():
+            for pattern in patterns:
+                params = pattern.match(path)
+                if params is not None:
+                    return FileRef(kind, path, params)
+        return None
+
+    def ref(self, kind: FileKind, **params: str) -> FileRef:
+        """The file export writes for `kind` with these parameters."""
+        pattern: Pattern = getattr(self, kind.value)[0]
+        return FileRef(kind, pattern.format(**params), params)
+
+    def files(self, root: Path) -> list[FileRef]:
+        """Every memory file under `root`, in a stable order."""
+        found = []
+        for path in sorted(root.rglob("*.md")):
+            if path.is_file() and not any(part.startswith(".") for part in path.relative_to(root).parts):
+                ref = self.classify(path.relative_to(root).as_posix())
+                if ref is not None:
+                    found.append(ref)
+        return found
+
+
+def load_layout(path: Path) -> Layout:
+    """A Layout from a TOML file: `daily = ["journal/{date}.md"]`, `timezone = "Asia/Jerusalem"`, …"""
+    import tomllib
+
+    values = tomllib.loads(path.read_text(encoding="utf-8"))
+    unknown = set(values) - set(Layout.__dataclass_fields__)
+    if unknown:
+        raise ValueError(f"{path}: unknown layout keys {sorted(unknown)}")
+    fields: dict[str, object] = {}
+    for key, value in values.items():
+        if key in {"ledger", "timezone"}:
+            fields[key] = str(value)
+        else:
+            fields[key] = _patterns(*([value] if isinstance(value, str) else value))
+    return Layout(**fields)  # type: ignore[arg-type]

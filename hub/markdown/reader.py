@@ -1,0 +1,229 @@
+"""Reading a workspace: every memory line becomes an event, or a reason why it did not."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from pydantic import ValidationError
+
+from hub.errors import describe_validation_error
+from hub.markdown.blocks import Block, read_blocks
+from hub.markdown.entries import Entry, clean, parse_entry, split_tags
+from hub.markdown.layout import FileKind, FileRef, Layout
+from hub.markdown.vocabulary import (
+    DAILY_SECTIONS,
+    DATED_BY_FILE,
+    TAGS_SECTION,
+    canonical_section,
+    file_base,
+    section_kind,
+)
+from hub.models import EventCreate, Kind
+from hub.screening import SecretInEvent, screen
+
+# Imported events get ids derived from what they say and where, so importing twice stores once.
+IMPORT_NAMESPACE = uuid.UUID("0c6f3a52-6d61-4b1e-9c8e-6d61726b646e")
+_CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+_LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,20}):\s*(?P<rest>.*)$")
+# Lines of a conflict block that carry the settled statement, and those that say it was settled.
+NOW_LABELS = {"now", "new", "correct", "current"}
+RESOLVED_LABELS = {"resolution", "resolved", "decision", "decided"}
+
+
+def event_id_for(agent: str, path: str, text: str) -> str:
+    normalised = " ".join(text.casefold().split())
+    return "md-" + uuid.uuid5(IMPORT_NAMESPACE, f"{agent}\n{path}\n{normalised}").hex
+
+
+def why_for(path: str, section: str | None, tags: Sequence[str] = ()) -> str:
+    """The note an imported memory keeps of where it sat (and an archival file's tags), for export."""
+    section_part = f", section {section}" if section else ""
+    tags_part = f"; tags: {', '.join(tags)}" if tags else ""
+    return f"imported from {path}{section_part}{tags_part}"
+
+
+@dataclass(frozen=True)
+class Provenance:
+    section: str | None
+    tags: tuple[str, ...] = ()
+
+
+def provenance(why: str | None, path: str) -> Provenance | None:
+    """Where a memory imported from `path` sat in it, read from its `why_for` note; else None."""
+    prefix = f"imported from {path}"
+    if why is None or not why.startswith(prefix):
+        return None
+    rest, _, tags = why.removeprefix(prefix).partition("; tags: ")
+    if rest and not rest.startswith(", section "):
+        return None  # another file whose name starts like this one's
+    return Provenance(rest.removeprefix(", section ") or None, tuple(split_tags(tags)))
+
+
+@dataclass(frozen=True)
+class Skipped:
+    source: str
+    reason: str
+
+
+@dataclass
+class Reading:
+    events: list[EventCreate] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    files: int = 0
+
+
+@dataclass(frozen=True)
+class _Item:
+    line: int
+    entry: Entry
+    section: str | None
+    session: str | None = None
+    when: time | None = None  # a time of day from the heading above it
+
+
+def read_workspace(root: Path, *, layout: Layout, agent: str, channel: str | None = None) -> Reading:
+    """Every memory in the workspace at `root`, as events ready to publish."""
+    reading = Reading()
+    for ref in layout.files(root):
+        reading.files += 1
+        try:
+            text = (root / ref.path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reading.skipped.append(Skipped(ref.path, f"unreadable: {exc}"))
+            continue
+        blocks, skips = read_blocks(text)
+        reading.skipped += [Skipped(f"{ref.path}:{s.line}", s.reason) for s in skips]
+        _read_file(ref, blocks, reading, agent=agent, channel=channel, tz=layout.tz)
+    reading.skipped.sort(key=lambda s: _source_order(s.source))
+    return reading
+
+
+def _source_order(source: str) -> tuple[str, int]:
+    path, _, line = source.rpartition(":")
+    return (path, int(line)) if line.isdigit() else (source, 0)
+
+
+def _read_file(
+    ref: FileRef, blocks: list[Block], reading: Reading, *, agent: str, channel: str | None, tz: ZoneInfo
+) -> None:
+    base = file_base(ref)
+    tags = _tags(ref, blocks)
+    seen: dict[str, int] = {}
+    items = (
+        _conflict_items(ref, blocks, reading.skipped)
+        if ref.kind is FileKind.conflicts
+        else _items(ref, blocks, reading.skipped)
+    )
+    for item in items:
+        source = f"{ref.path}:{item.line}"
+        entry = item.entry
+        kind = entry.kind or section_kind(ref, item.section)
+        if kind is Kind.deduced and not entry.evidence:
+            kind = Kind.fact
+            reading.notes.append(f"{source}: a deduction without evidence, imported as a fact")
+        event_id = event_id_for(agent, ref.path, entry.text)
+        if event_id in seen:
+            reading.skipped.append(Skipped(source, f"the same text as line {seen[event_id]}"))
+            continue
+        fields: dict[str, Any] = {
+            "id": event_id, "text": entry.text, "agent": agent, "kind": kind,
+            "evidence": list(entry.evidence), "tier": base.tier, "scope": base.scope,
+            "project": base.project, "person": base.person,
+            "channel": base.channel or channel, "chat": base.chat, "session": item.session,
+            "occurred_at": _occurred_at(entry.day or base.day, item.when, tz), "source": source,
+            "why": why_for(ref.path, item.section, tags),
+        }  # fmt: skip
+        try:
+            # The hub's own screen: a line it would refuse for a secret is skipped here, not sent.
+            event = screen(EventCreate.model_validate({k: v for k, v in fields.items() if v is not None}))
+        except ValidationError as exc:
+            reading.skipped.append(Skipped(source, describe_validation_error(exc)))
+            continue
+        except SecretInEvent as exc:
+            kinds = ", ".join(dict.fromkeys(f.kind for f in exc.findings))
+            reading.skipped.append(Skipped(source, f"holds a secret ({kinds}) in its {exc.field}"))
+            continue
+        seen[event_id] = item.line
+        reading.events.append(event)
+
+
+def _occurred_at(day: date | None, when: time | None, tz: ZoneInfo) -> datetime | None:
+    return datetime.combine(day, when or time(0), tzinfo=tz) if day else None
+
+
+def _clock(heading: str | None) -> time | None:
+    found = _CLOCK.search(heading or "")
+    return time(int(found[1]), int(found[2])) if found else None
+
+
+def _tags(ref: FileRef, blocks: list[Block]) -> list[str]:
+    """An archival file's Tags section, which applies to every memory in the file."""
+    if ref.kind is not FileKind.archival:
+        return []
+    tags: list[str] = []
+    for block in blocks:
+        if block.headings and canonical_section(ref.kind, block.headings[-1]) == TAGS_SECTION:
+            tags += split_tags(block.text)
+    return list(dict.fromkeys(tags))
+
+
+def _items(ref: FileRef, blocks: list[Block], skipped: list[Skipped]) -> Iterator[_Item]:
+    dated = ref.kind not in DATED_BY_FILE
+    for block in blocks:
+        entry = parse_entry(block.text, dated=dated)
+        if not entry.text:
+            continue
+        if ref.kind is FileKind.long_term and not block.bullet:
+            skipped.append(
+                Skipped(f"{ref.path}:{block.line}", "not an entry (MEMORY.md entries are `- [FACT] …`)")
+            )
+            continue
+        if ref.kind is not FileKind.daily:
+            section = canonical_section(ref.kind, block.headings[-1]) if block.headings else None
+            if section != TAGS_SECTION or ref.kind is not FileKind.archival:
+                yield _Item(block.line, entry, section)
+            continue
+        # Daily files: a `##` heading is a session ("Session Summary — 09:40") unless it names a known
+        # section; the known section under it (or the innermost heading) is the line's section.
+        known = [canonical_section(ref.kind, h) for h in block.headings]
+        session = clean(block.headings[0]) if block.headings and known[0] not in DAILY_SECTIONS else None
+        inner = [h for h in known if h in DAILY_SECTIONS] or known[1 if session else 0 :]
+        yield _Item(block.line, entry, inner[-1] if inner else None, session, _clock(session))
+
+
+def _conflict_items(ref: FileRef, blocks: list[Block], skipped: list[Skipped]) -> Iterator[_Item]:
+    """One memory per `##` block: a correction when it was settled, else an open loop.
+
+    The `Now:` line is the memory's text (the block's heading when there is none); the other lines
+    are its evidence, kept word for word.
+    """
+    groups: dict[int, list[Block]] = {}
+    for block in blocks:
+        if block.headings:
+            groups.setdefault(block.heading_line, []).append(block)
+        else:
+            skipped.append(
+                Skipped(f"{ref.path}:{block.line}", "outside a conflict (no `##` heading above it)")
+            )
+    for heading_line, group in groups.items():
+        heading = clean(group[0].headings[0])
+        text, evidence, settled = heading, [], False
+        for block in group:
+            line = clean(block.text)
+            label = _LABEL.match(line)
+            name = label["label"].strip().casefold() if label else ""
+            if name in NOW_LABELS and text == heading and label and label["rest"]:
+                text = label["rest"]
+                continue
+            settled = settled or name in RESOLVED_LABELS
+            evidence.append(line)
+        kind = Kind.correction if settled else Kind.open_loop
+        yield _Item(heading_line, Entry(text, kind, None, tuple(evidence)), heading, None, _clock(heading))

@@ -1,0 +1,130 @@
+"""Promotion proposals waiting for the owner, kept in Redis beside the conflict ledger.
+
+A proposal's id derives from the memory and the tier it would move to, so scoring a memory again
+refreshes its proposal instead of adding another, and a proposal the owner rejected stays rejected.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from enum import StrEnum
+from typing import cast
+
+from pydantic import BaseModel, Field
+from redis import Redis
+
+from hub.keys import Keys
+from hub.models import Memory, Scope, Tier, utcnow
+from hub.promotion.score import Assessment
+from hub.promotion.signals import Signal
+
+
+class ProposalStatus(StrEnum):
+    pending = "pending"
+    approved = "approved"
+    rejected = "rejected"
+    withdrawn = "withdrawn"  # by the hub: the memory was superseded or moved another way
+
+
+class Proposal(BaseModel):
+    id: str
+    memory_id: str
+    text: str
+    agent: str
+    scope: Scope
+    project: str | None = None
+    person: str | None = None
+    from_tier: Tier
+    to_tier: Tier
+    score: float
+    signals: list[Signal] = Field(
+        description="Every signal that produced the proposal, with what was observed."
+    )
+    reason: str = Field(description="Which rule the signals met.")
+    status: ProposalStatus = ProposalStatus.pending
+    decided_by: str | None = None
+    note: str | None = None
+    created_at: datetime
+    updated_at: datetime
+    decided_at: datetime | None = None
+
+    @property
+    def pending(self) -> bool:
+        return self.status is ProposalStatus.pending
+
+
+class ProposalView(Proposal):
+    """A proposal with its memory as it stands now."""
+
+    memory: Memory | None = Field(description="Null when the memory was deleted since.")
+
+
+def proposal_id(memory_id: str, to_tier: Tier) -> str:
+    return "p-" + hashlib.sha256(f"{memory_id}|{to_tier.value}".encode()).hexdigest()[:20]
+
+
+def _key(keys: Keys, pid: str) -> str:
+    return f"{keys.prefix}:proposal:{pid}"
+
+
+def _index(keys: Keys) -> str:
+    return f"{keys.prefix}:proposals"
+
+
+def get(redis: Redis, keys: Keys, pid: str) -> Proposal | None:
+    raw = redis.get(_key(keys, pid))
+    return Proposal.model_validate_json(raw) if raw else None
+
+
+def save(redis: Redis, keys: Keys, proposal: Proposal) -> None:
+    proposal.updated_at = utcnow()
+    pipe = redis.pipeline(transaction=True)
+    pipe.set(_key(keys, proposal.id), proposal.model_dump_json())
+    pipe.zadd(_index(keys), {proposal.id: proposal.created_at.timestamp()})
+    pipe.execute()
+
+
+def propose(redis: Redis, keys: Keys, memory: Memory, assessment: Assessment) -> Proposal:
+    """Record a pending proposal, or refresh the score and signals of one already pending.
+
+    A decided proposal is left as decided: the owner's answer stands for that memory and tier.
+    """
+    if assessment.target is None:
+        raise ValueError("a proposal needs a target tier")
+    pid = proposal_id(memory.id, assessment.target)
+    found = get(redis, keys, pid)
+    if found is not None and not found.pending:
+        return found
+    now = utcnow()
+    proposal = Proposal(
+        id=pid, memory_id=memory.id, text=memory.text, agent=memory.agent, scope=memory.scope,
+        project=memory.project, person=memory.person, from_tier=memory.tier, to_tier=assessment.target,
+        score=assessment.score, signals=assessment.signals, reason=assessment.reason,
+        created_at=found.created_at if found else now, updated_at=now,
+    )  # fmt: skip
+    if found is None or found.model_dump(exclude={"updated_at"}) != proposal.model_dump(
+        exclude={"updated_at"}
+    ):
+        save(redis, keys, proposal)
+    return proposal
+
+
+def decide(proposal: Proposal, status: ProposalStatus, *, by: str, note: str | None) -> Proposal:
+    return proposal.model_copy(
+        update={"status": status, "decided_by": by, "note": note, "decided_at": utcnow()}
+    )
+
+
+def pending_for(redis: Redis, keys: Keys, memory_id: str) -> list[Proposal]:
+    """The memory's proposals still waiting, whatever tier they aim at."""
+    found = [get(redis, keys, proposal_id(memory_id, tier)) for tier in Tier]
+    return [p for p in found if p is not None and p.pending]
+
+
+def all_proposals(redis: Redis, keys: Keys, *, status: ProposalStatus | None = None) -> list[Proposal]:
+    """Proposals newest first, optionally only those in one status."""
+    ids = [i.decode() for i in cast(list[bytes], redis.zrevrange(_index(keys), 0, -1))]
+    raws = redis.mget([_key(keys, i) for i in ids]) if ids else []
+    found = [Proposal.model_validate_json(r) for r in raws if r]
+    return [p for p in found if status is None or p.status is status]

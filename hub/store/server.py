@@ -1,0 +1,227 @@
+"""The server store: a collection on a Qdrant server, through qdrant-client.
+
+qdrant-client's local mode (`location=":memory:"` or `path=`) runs the same code in pure Python;
+it is far too slow for a real hub and is used only in tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from qdrant_client import QdrantClient, models
+
+from hub.embedding import DIMENSIONS
+from hub.models import Memory, Scope, State
+from hub.store.base import (
+    DENSE,
+    FLOAT_FIELDS,
+    KEYWORD_FIELDS,
+    SPARSE,
+    Hit,
+    MemoryFilter,
+    MemoryPoint,
+    Page,
+    SearchMode,
+    SearchQuery,
+    from_payload,
+    payload_patch,
+    prefetch_limit,
+    to_payload,
+)
+
+# ACORN keeps filtered HNSW search accurate when a filter passes only a few percent of the points;
+# the engine uses it only below its selectivity threshold, so broad filters pay nothing.
+SEARCH_PARAMS = models.SearchParams(acorn=models.AcornSearchParams(enable=True))
+
+
+class ServerStore:
+    """Memories in one Qdrant collection, created (with its payload indexes) if missing."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        api_key: str | None = None,
+        location: str | None = None,
+        path: Path | None = None,
+        collection: str = "memories",
+    ) -> None:
+        if url is not None:
+            self._client = QdrantClient(url=url, api_key=api_key)
+        elif path is not None:
+            self._client = QdrantClient(path=str(path))
+        else:
+            self._client = QdrantClient(location=location or ":memory:")
+        # Local mode has no payload indexes or HNSW, and warns if asked for them.
+        self._server = url is not None
+        self._search_params = SEARCH_PARAMS if self._server else None
+        self.collection = collection
+        self._ensure_collection()
+
+    def _ensure_collection(self) -> None:
+        if not self._client.collection_exists(self.collection):
+            self._client.create_collection(
+                self.collection,
+                vectors_config={DENSE: models.VectorParams(size=DIMENSIONS, distance=models.Distance.COSINE)},
+                sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+            )
+        if not self._server:
+            return
+        existing = self._client.get_collection(self.collection).payload_schema
+        wanted = [(name, models.PayloadSchemaType.KEYWORD) for name in KEYWORD_FIELDS]
+        wanted += [(name, models.PayloadSchemaType.FLOAT) for name in FLOAT_FIELDS]
+        for name, schema in wanted:
+            if name not in existing:
+                self._client.create_payload_index(self.collection, name, schema, wait=True)
+
+    def upsert(self, points: Sequence[MemoryPoint]) -> None:
+        if not points:
+            return
+        self._client.upsert(self.collection, [_point(point) for point in points], wait=True)
+
+    def get(self, ids: Sequence[str]) -> list[Memory]:
+        if not ids:
+            return []
+        records = self._client.retrieve(self.collection, list(ids), with_payload=True)
+        found = {str(record.id): from_payload(record.payload or {}) for record in records}
+        return [found[memory_id] for memory_id in ids if memory_id in found]
+
+    def search(self, query: SearchQuery) -> list[Hit]:
+        flt = memory_filter(query.filter)
+        sparse = models.SparseVector(indices=query.sparse.indices, values=query.sparse.values)
+        # A query of stopwords only has no sparse terms: there is nothing for BM25 to rank.
+        has_terms = bool(query.sparse.indices)
+        common: dict[str, Any] = {"limit": query.limit, "with_payload": True}
+        if query.mode is SearchMode.dense or (query.mode is SearchMode.hybrid and not has_terms):
+            response = self._client.query_points(
+                self.collection, query=query.dense, using=DENSE, query_filter=flt,
+                search_params=self._search_params, **common,
+            )  # fmt: skip
+        elif query.mode is SearchMode.sparse:
+            if not has_terms:
+                return []
+            response = self._client.query_points(
+                self.collection, query=sparse, using=SPARSE, query_filter=flt, **common
+            )
+        else:
+            candidates = prefetch_limit(query.limit)
+            response = self._client.query_points(
+                self.collection,
+                prefetch=[
+                    models.Prefetch(
+                        query=query.dense,
+                        using=DENSE,
+                        filter=flt,
+                        limit=candidates,
+                        params=self._search_params,
+                    ),
+                    models.Prefetch(query=sparse, using=SPARSE, filter=flt, limit=candidates),
+                ],
+                # The prefetches are filtered; a top-level filter would only be merged into them again.
+                query=models.FusionQuery(fusion=models.Fusion.RRF),
+                **common,
+            )
+        return [Hit(from_payload(point.payload or {}), point.score) for point in response.points]
+
+    def update(self, memory_id: str, fields: dict[str, Any]) -> None:
+        current = self.get([memory_id])
+        if not current:
+            raise KeyError(memory_id)
+        changed, removed = payload_patch(current[0], fields)
+        if changed:
+            self._client.set_payload(self.collection, changed, points=[memory_id], wait=True)
+        if removed:
+            self._client.delete_payload(self.collection, removed, points=[memory_id], wait=True)
+
+    def scroll(self, flt: MemoryFilter, *, limit: int = 100, offset: str | None = None) -> Page:
+        records, next_id = self._client.scroll(
+            self.collection, scroll_filter=memory_filter(flt), limit=limit, offset=offset, with_payload=True
+        )
+        return Page(
+            memories=[from_payload(record.payload or {}) for record in records],
+            next_offset=None if next_id is None else str(next_id),
+        )
+
+    def count(self, flt: MemoryFilter | None = None) -> int:
+        result = self._client.count(
+            self.collection, count_filter=memory_filter(flt) if flt else None, exact=True
+        )
+        return result.count
+
+    def delete(self, ids: Sequence[str]) -> None:
+        if ids:
+            self._client.delete(self.collection, models.PointIdsList(points=list(ids)), wait=True)
+
+    def optimize(self) -> bool:
+        """Nothing to do: the server optimizes in the background."""
+        return False
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _point(point: MemoryPoint) -> models.PointStruct:
+    sparse = models.SparseVector(indices=point.sparse.indices, values=point.sparse.values)
+    return models.PointStruct(
+        id=point.memory.id, vector={DENSE: point.dense, SPARSE: sparse}, payload=to_payload(point.memory)
+    )
+
+
+def _any(key: str, values: frozenset[str]) -> models.FieldCondition:
+    return models.FieldCondition(key=key, match=models.MatchAny(any=sorted(str(value) for value in values)))
+
+
+def _is(key: str, value: str) -> models.FieldCondition:
+    return models.FieldCondition(key=key, match=models.MatchValue(value=str(value)))
+
+
+def _absent_or(key: str, value: str | None) -> models.Filter:
+    """The memory names no `key`, or names `value`."""
+    options: list[models.Condition] = [models.IsEmptyCondition(is_empty=models.PayloadField(key=key))]
+    if value is not None:
+        options.append(_is(key, value))
+    return models.Filter(should=options)
+
+
+def memory_filter(flt: MemoryFilter) -> models.Filter:
+    """The qdrant-client form of a MemoryFilter; mirrors `hub.store.edge.memory_filter` line for line."""
+    must: list[models.Condition] = []
+    if not flt.all_scopes:
+        visible: list[models.Condition] = [_is("scope", Scope.global_)]
+        if flt.project is not None:
+            visible.append(models.Filter(must=[_is("scope", Scope.project), _is("project", flt.project)]))
+        if flt.person is not None:
+            visible.append(models.Filter(must=[_is("scope", Scope.person), _is("person", flt.person)]))
+        visible.append(
+            models.Filter(
+                must=[
+                    _is("scope", Scope.temporary),
+                    _absent_or("project", flt.project),
+                    _absent_or("person", flt.person),
+                ]
+            )
+        )
+        must.append(models.Filter(should=visible))
+    must_not: list[models.Condition] = [
+        models.FieldCondition(key="expires_ts", range=models.Range(lte=flt.now.timestamp()))
+    ]
+    for key, values in (
+        ("scope", flt.scopes),
+        ("kind", flt.kinds),
+        ("agent", flt.agents),
+        ("channel", flt.channels),
+        ("tier", flt.tiers),
+        ("confidence", flt.confidences),
+        ("state", flt.states),
+    ):
+        if values is not None:
+            must.append(_any(key, values))
+    if flt.states is None:
+        must_not.append(_is("state", State.superseded))
+    if flt.occurred_after is not None or flt.occurred_before is not None:
+        after = flt.occurred_after.timestamp() if flt.occurred_after else None
+        before = flt.occurred_before.timestamp() if flt.occurred_before else None
+        must.append(models.FieldCondition(key="occurred_ts", range=models.Range(gte=after, lt=before)))
+    return models.Filter(must=must, must_not=must_not)

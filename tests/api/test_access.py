@@ -1,0 +1,166 @@
+"""Access: keys bound to agents, grants on scopes, projects, persons and channels — never exceeded."""
+
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from hub.api.app import create_app
+from hub.auth.keys import Grants
+from hub.auth.principal import Principal
+from hub.embedded import EmbeddedHub
+from hub.models import Memory
+from hub.services import Services
+
+ADMIN = "admin-secret-for-tests"
+PROJECTS = ["kitchen", "garden"]
+PERSONS = ["Dana", "Yossi"]
+CHANNELS = ["whatsapp", "telegram"]
+
+
+@pytest.fixture
+def secured(make_services: Callable[..., Services]) -> Iterator[tuple[TestClient, EmbeddedHub]]:
+    hub = EmbeddedHub(services=make_services(auth=True, admin_key=ADMIN, rate_limit_per_minute=10_000),
+                      redis_server=None)  # fmt: skip
+    hub.start_workers(1, sweep_interval=0.5)
+    with TestClient(create_app(hub.services)) as client:
+        yield client, hub
+    hub.stop()
+
+
+def as_key(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_key(api: TestClient, agent: str, **grants: Any) -> tuple[str, Grants]:
+    response = api.post("/v1/keys", json={"agent": agent, "grants": grants}, headers=as_key(ADMIN))
+    assert response.status_code == 201, response.text
+    return response.json()["token"], Grants.model_validate(response.json()["key"]["grants"])
+
+
+def test_requests_without_a_valid_key_get_401(secured: tuple[TestClient, EmbeddedHub]) -> None:
+    api, _ = secured
+    body = {"query": "x", "agent": "wa"}
+    assert api.post("/v1/search", json=body).status_code == 401
+    assert api.post("/v1/search", json=body, headers=as_key("mh_nope_nope")).status_code == 401
+    assert api.get("/healthz").status_code == 200  # probes need no key
+    token, _ = new_key(api, "wa")
+    assert api.post("/v1/search", json=body, headers=as_key(token)).status_code == 200
+    key_id = token.split("_")[1]
+    assert api.delete(f"/v1/keys/{key_id}", headers=as_key(ADMIN)).status_code == 200
+    assert api.post("/v1/search", json=body, headers=as_key(token)).status_code == 401
+
+
+def test_only_the_admin_manages_keys(secured: tuple[TestClient, EmbeddedHub]) -> None:
+    api, hub = secured
+    token, _ = new_key(api, "wa")
+    assert api.get("/v1/keys", headers=as_key(token)).status_code == 403
+    listed = api.get("/v1/keys", headers=as_key(ADMIN)).json()["keys"]
+    assert [k["agent"] for k in listed] == ["wa"]
+    redis = hub.services.redis
+    stored = b"".join(redis.get(k) or b"" for k in redis.keys("*apikey*") if redis.type(k) == b"string")
+    assert b"key_hash" in stored
+    assert token.encode() not in stored  # kept hashed only
+
+
+def test_an_agent_cannot_publish_as_another_or_outside_its_grants(secured: tuple[TestClient, EmbeddedHub]) -> None:
+    api, hub = secured
+    token, _ = new_key(api, "wa", scopes=["global", "project"], projects=["kitchen"], channels=["whatsapp"])
+    event = {"text": "Dana prefers green tea", "agent": "wa", "channel": "whatsapp"}
+    cases = {
+        "agent": {**event, "agent": "tg"},
+        "scope": {**event, "scope": "person", "person": "Dana"},
+        "project": {**event, "scope": "project", "project": "garden"},
+        "channel": {**event, "channel": "telegram"},
+    }
+    for field, bad in cases.items():
+        response = api.post("/v1/events", json={"events": [event, bad]}, headers=as_key(token))
+        assert response.status_code == 403, field
+        assert response.json()["detail"].startswith(f"events.1.{field}")
+    assert hub.services.redis.xlen(hub.services.keys.stream) == 0
+    assert api.post("/v1/events", json={"events": [event]}, headers=as_key(token)).status_code == 202
+
+
+def test_access_matrix_never_returns_a_memory_outside_its_grants(secured: tuple[TestClient, EmbeddedHub]) -> None:
+    api, hub = secured
+    # The owner's memories: every scope, project, person and channel.
+    memories = [{"text": "The family car is a grey Mazda", "scope": "global"}]
+    memories += [{"text": f"The {p} project budget is tight this month", "scope": "project", "project": p}
+                 for p in PROJECTS]  # fmt: skip
+    memories += [{"text": f"{n} has a dentist appointment next week", "scope": "person", "person": n} for n in PERSONS]
+    memories += [{"text": f"{n}'s parking spot is free today", "scope": "temporary", "person": n, "ttl_seconds": 600}
+                 for n in PERSONS]  # fmt: skip
+    events = [{**m, "agent": "owner", "channel": CHANNELS[i % 2]} for i, m in enumerate(memories)]
+    ids = api.post("/v1/events", json={"events": events}, headers=as_key(ADMIN)).json()["ids"]
+    for event_id in ids:
+        for _ in range(400):
+            status = api.get(f"/v1/events/{event_id}", headers=as_key(ADMIN)).json()
+            if status["status"] == "stored":
+                break
+            import time
+
+            time.sleep(0.05)
+        assert status["status"] == "stored"
+    stored = {m.id: m for m in hub.services.store.get([api.get(f"/v1/events/{i}", headers=as_key(ADMIN))
+                                                        .json()["memory_id"] for i in ids])}  # fmt: skip
+    assert len(stored) == len(memories)
+
+    grant_sets = [
+        {},
+        {"scopes": ["global"]},
+        {"scopes": ["global", "project"], "projects": ["kitchen"]},
+        {"scopes": ["person", "temporary"], "persons": ["Dana"]},
+        {"scopes": ["global", "project", "person", "temporary"], "projects": ["garden"], "persons": ["Yossi"],
+         "channels": ["telegram"]},
+        {"read": False},
+    ]  # fmt: skip
+    returned_total = 0
+    for n, grants in enumerate(grant_sets):
+        agent = f"agent-{n}"
+        token, granted = new_key(api, agent, **grants)
+        caller = Principal(agent=agent, grants=granted, key_id=token)
+        for channel, project, person in itertools.product([None, *CHANNELS], [None, *PROJECTS], [None, *PERSONS]):
+            body = {"query": "budget dentist car parking", "agent": agent, "channel": channel, "project": project,
+                    "person": person, "limit": 100}  # fmt: skip
+            response = api.post("/v1/search", json={k: v for k, v in body.items() if v}, headers=as_key(token))
+            allowed = (
+                granted.read and granted.allows_channel(channel) and granted.allows_project(project)
+                and granted.allows_person(person)
+            )  # fmt: skip
+            assert response.status_code == (200 if allowed else 403), (grants, body, response.text)
+            if not allowed:
+                continue
+            for hit in response.json()["hits"]:
+                memory: Memory = stored[hit["id"]]
+                assert caller.may_read(memory), (grants, body, hit["text"])
+                assert memory.project in (None, project) and memory.person in (None, person)
+                returned_total += 1
+        for memory_id, memory in stored.items():
+            got = api.get(f"/v1/memories/{memory_id}", headers=as_key(token))
+            assert got.status_code == (200 if caller.may_read(memory) else 404)
+        # The owner's whole-memory views need an unrestricted key.
+        expected = 200 if granted.unrestricted else 403
+        assert api.get("/v1/conflicts", headers=as_key(token)).status_code == expected
+        # And nobody can ask as another agent.
+        other = api.post("/v1/search", json={"query": "car", "agent": "owner"}, headers=as_key(token))
+        assert other.status_code == 403
+    assert returned_total > 20  # the matrix saw plenty of allowed hits, not only refusals
+
+
+def test_rate_limit_answers_429_with_retry_after(make_services: Callable[..., Services]) -> None:
+    services = make_services(auth=True, admin_key=ADMIN, rate_limit_per_minute=3)
+    with TestClient(create_app(services)) as api:
+        token, _ = new_key(api, "wa")
+        body = {"query": "x", "agent": "wa"}
+        codes = [api.post("/v1/search", json=body, headers=as_key(token)).status_code for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
+        limited = api.post("/v1/search", json=body, headers=as_key(token))
+        assert 1 <= int(limited.headers["retry-after"]) <= 61
+
+
+def test_oversized_requests_are_refused_with_413(api: TestClient) -> None:
+    huge = {"events": [{"text": "x" * 8_000, "agent": "wa"}] * 600}  # over 4 MiB
+    response = api.post("/v1/events", json=huge)
+    assert response.status_code == 413 and "smaller batches" in response.json()["detail"]

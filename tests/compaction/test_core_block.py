@@ -1,0 +1,70 @@
+"""The core block's rendering: hard budget, importance order, sections, determinism (no hub needed)."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+from hub.compaction.core_block import importance, render_core, section_of
+from hub.models import Confidence, Kind, Memory, Scope, Tier
+from hub.settings import CoreBudget, Settings
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def memory(n: int, text: str, **fields: object) -> Memory:
+    values: dict[str, object] = {
+        "id": f"m{n:03d}", "event_id": f"e{n}", "text": text, "agent": "wa", "kind": Kind.fact,
+        "scope": Scope.global_, "occurred_at": NOW, "confidence": Confidence.medium, "created_at": NOW,
+        "last_verified": NOW - timedelta(minutes=n), "tier": Tier.core,
+    }  # fmt: skip
+    values.update(fields)
+    return Memory.model_validate(values)
+
+
+def test_the_block_never_exceeds_its_budget_and_shows_the_most_important_first() -> None:
+    rng = random.Random(7)
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"]
+    for trial in range(200):
+        count = rng.randrange(0, 60)
+        memories = [
+            memory(i, " ".join(rng.choices(words, k=rng.randrange(1, 40))), promotion_score=rng.random())
+            for i in range(count)
+        ]
+        budget = CoreBudget(words=rng.randrange(50, 600), lines=rng.randrange(10, 60))
+        block = render_core("wa", memories, budget=budget, archived=rng.choice([0, 0, 3]))
+        assert block.words == len(block.markdown.split()) <= budget.words, trial
+        assert block.lines == len(block.markdown.splitlines()) <= budget.lines, trial
+        ordered = [m.id for m in sorted(memories, key=importance)]
+        assert block.memory_ids + block.left_out == ordered  # a prefix, by importance
+        assert ("See archival" in block.markdown) == bool(block.archived or block.left_out)
+
+
+def test_the_block_is_deterministic_and_sorted_into_sections() -> None:
+    memories = [
+        memory(1, "I answer in Hebrew, briefly", subject="self", attribute="style"),
+        memory(2, "Netanel works until 20:00"),
+        memory(3, "Netanel prefers aisle seats", kind=Kind.preference),
+        memory(4, "Renew the car insurance before March", kind=Kind.task),
+        memory(5, "The Wi-Fi password is on the fridge"),
+        memory(6, "Dana's birthday is on 3 May", promotion_score=5.0),
+    ]
+    block = render_core("wa", memories, budget=CoreBudget(), archived=2)
+    assert block.markdown == (
+        "# Core memory: wa\n"
+        "## Identity\n- I answer in Hebrew, briefly\n"
+        "## User\n- Dana's birthday is on 3 May\n- Netanel works until 20:00\n- Netanel prefers aisle seats\n"
+        "## Active Context\n- Renew the car insurance before March\n"
+        "## Quick Reference\n- The Wi-Fi password is on the fridge\n"
+        "- See archival: 2 more memories; search finds them.\n"
+    )
+    shuffled = random.Random(1).sample(memories, len(memories))
+    assert render_core("wa", shuffled, budget=CoreBudget(), archived=2) == block
+    project_note = memory(7, "Ship the beta", scope=Scope.project, project="memhub")
+    assert section_of(project_note, "wa") == "Active Context"
+
+
+def test_budgets_are_configurable_per_agent() -> None:
+    settings = Settings(core_budget_words=800, core_budgets={"wa": {"words": 300, "lines": 40}})  # type: ignore[call-arg]
+    assert settings.core_budget("wa") == CoreBudget(words=300, lines=40)
+    assert settings.core_budget("tg") == CoreBudget(words=800, lines=175)

@@ -1,0 +1,80 @@
+"""Must-show 1: an agent given 3,000 words of core memories gets a core block within budget after
+compaction, and every demoted memory is still found by search, in archival."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from collections.abc import Callable
+
+from clients import Memhub
+from clients.events import build_event
+from hub.compaction.commands import follow_compaction, summary
+from hub.compaction.core_block import pointer
+from hub.embedded import EmbeddedHub
+
+AGENT = "wa-assistant"
+# Names whose first three letters differ: the judge reads names sharing a longer stem as one person.
+STARTS = ["".join(p) for p in itertools.product("bdfgklmnprstvz", "aeiou", "bdgklmnrstv")]
+ENDINGS = ["ira", "ona", "elo", "ani", "uri"]
+TOWNS = ["Haifa", "Eilat", "Akko", "Modiin", "Rehovot", "Ashdod", "Netanya"]
+TOPICS = ["insurance", "payroll", "catering", "printing", "cleaning", "parking", "security", "travel"]
+DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday"]
+
+
+def contact_facts(count: int) -> list[str]:
+    """`count` facts of about 20 words, each about a different contact, so none restates another."""
+    names = (f"{start.capitalize()}{ENDINGS[i % len(ENDINGS)]}" for i, start in enumerate(STARTS[::4]))
+    return [
+        f"{name} from the {TOWNS[i % len(TOWNS)]} office handles the {TOPICS[i % len(TOPICS)]} account "
+        f"and prefers a short call on {DAYS[i % len(DAYS)]} mornings before planning."
+        for i, name in zip(range(count), names, strict=False)
+    ]
+
+
+def test_3000_words_of_core_fit_the_budget_after_compaction_and_search_finds_the_demoted(
+    hub: EmbeddedHub, make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    wa = make_agent(AGENT, "whatsapp")
+    texts = contact_facts(160)
+    assert 3_000 <= sum(len(t.split()) for t in texts) <= 3_300
+    event_ids = wa.publish_many(build_event(t, agent=AGENT, channel="whatsapp", tier="core") for t in texts)
+    settle()
+    statuses = wa.statuses(event_ids)
+    assert len({s.memory_id for s in statuses if s and s.status == "stored"}) == 160
+
+    # Over budget, the block still keeps to it: the most important memories, and a pointer to the rest.
+    before = wa.load_core()
+    assert before.budget.words == 1_000 and before.budget.lines == 175
+    assert before.words <= 1_000 and before.lines <= 175
+    assert before.words == len(before.markdown.split()) and before.lines == len(before.markdown.splitlines())
+    assert len(before.memory_ids) + len(before.left_out) == 160 and before.left_out
+    assert before.markdown.splitlines()[-1] == pointer(len(before.left_out))
+    for section in ("## Identity", "## User", "## Active Context", "## Quick Reference"):
+        assert section in before.markdown
+
+    settle()  # loading an over-budget core queued its compaction
+
+    after = wa.load_core()
+    assert after.words <= 1_000 and after.lines <= 175
+    assert after.left_out == [] and after.archived == len(before.left_out)
+    assert after.memory_ids == before.memory_ids  # the same cut: what did not fit is what moved
+    assert after.markdown.splitlines()[-1] == pointer(after.archived)
+    assert after.markdown == wa.load_core().markdown  # deterministic
+
+    for memory_id in before.left_out:
+        memory = wa.memory(memory_id)
+        assert memory.tier == "archival"
+        demoted = memory.history[-1]
+        assert (demoted.action, demoted.changes) == ("demoted", {"tier": ["core", "archival"]})
+        hits = wa.search(memory.text, limit=5)
+        assert memory_id in [h.id for h in hits], memory.text
+        assert next(h for h in hits if h.id == memory_id).tier == "archival"
+
+    # By hand, nothing is left to do: a dry run plans no demotion.
+    out = io.StringIO()
+    job = follow_compaction(wa, dry_run=True, out=out, poll=0.05)
+    assert job.status == "finished" and job.result is not None
+    assert job.result.dry_run and job.result.demote == [] and job.result.core_after.words <= 1_000
+    assert "finding near-duplicates" in out.getvalue()
+    assert "would purge 0 expired" in summary(job)

@@ -1,0 +1,55 @@
+"""Must-show 3: expired temporary memories are gone, stale ones are marked, and a dry run changes nothing."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import timedelta
+
+from clients import Memhub
+from hub.compaction.jobs import CompactionRequest, enqueue_compaction
+from hub.embedded import EmbeddedHub
+from hub.models import utcnow
+from tests.compaction.helpers import everything, stored
+
+AGENT = "wa-assistant"
+
+
+def compact(hub: EmbeddedHub, settle: Callable[..., None], *, dry_run: bool) -> dict:  # type: ignore[type-arg]
+    job = enqueue_compaction(hub.services.queue, CompactionRequest(agent=AGENT, dry_run=dry_run))
+    settle()
+    result: dict = job.return_value(refresh=True)  # type: ignore[type-arg]
+    return result
+
+
+def test_expired_are_purged_stale_are_marked_and_a_dry_run_changes_nothing(
+    hub: EmbeddedHub, make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    wa = make_agent(AGENT, "whatsapp")
+    parking = stored(wa, "The car is parked on level 3 of the mall", scope="temporary", ttl_seconds=1)
+    meeting = stored(wa, "The plumber comes tomorrow at 09:00", scope="temporary", ttl_seconds=3600)
+    dentist = stored(wa, "Netanel's dentist is Dr. Cohen in Haifa")
+    coffee = stored(wa, "Netanel drinks his coffee black")
+    settle()
+    # The dentist fact was last verified 120 days ago (stale after the default 90).
+    store = hub.services.store
+    store.update(dentist, {"last_verified": utcnow() - timedelta(days=120)})
+    time.sleep(1.1)  # the parking note expires
+
+    before = everything(store)
+    plan = compact(hub, settle, dry_run=True)
+    assert plan["dry_run"] is True
+    assert plan["purge"] == [parking] and plan["mark_stale"] == [dentist]
+    assert everything(store) == before  # nothing changed, not even history
+
+    done = compact(hub, settle, dry_run=False)
+    assert (done["purge"], done["mark_stale"], done["skipped"]) == ([parking], [dentist], [])
+    assert store.get([parking]) == []
+    assert {m.id for m in wa.search("where is the car parked?", limit=20)}.isdisjoint({parking})
+    stale = wa.memory(dentist)
+    assert stale.state == "stale"
+    change = stale.history[-1]
+    assert (change.action, change.by) == ("marked_stale", "compaction")
+    assert change.changes == {"state": ["active", "stale"]}
+    assert wa.memory(coffee).state == "active" and wa.memory(meeting).state == "active"
+    assert dentist in {h.id for h in wa.search("who is Netanel's dentist?")}  # stale, still found

@@ -1,0 +1,60 @@
+"""Must-show 2: near-duplicates from two agents become one memory; conflicting look-alikes stay two.
+
+The write-time review folds a restatement into an *older* memory it can see. A restatement
+backfilled with an earlier date than the memory it restates (an import, a late sync) finds no
+older memory then, so both are stored: compaction finds them later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from clients import Memhub
+from hub.compaction.jobs import CompactionRequest, enqueue_compaction
+from hub.embedded import EmbeddedHub
+from tests.compaction.helpers import days_ago, everything, stored
+
+
+def compact(hub: EmbeddedHub, settle: Callable[..., None], agent: str, *, dry_run: bool = False) -> dict:  # type: ignore[type-arg]
+    job = enqueue_compaction(hub.services.queue, CompactionRequest(agent=agent, dry_run=dry_run))
+    settle()
+    result: dict = job.return_value(refresh=True)  # type: ignore[type-arg]
+    return result
+
+
+def test_near_duplicates_from_two_agents_become_one_and_conflicting_look_alikes_stay_two(
+    hub: EmbeddedHub, make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    tea_wa = stored(wa, "Dana likes green tea", source="wa:1")
+    tea_tg = stored(tg, "Dana really enjoys green tea", occurred_at=days_ago(2), source="tg:1")
+    late = stored(wa, "Netanel works until 20:00")
+    early = stored(tg, "Netanel works until 18:00", occurred_at=days_ago(2))
+    settle()
+    assert len({tea_wa, tea_tg, late, early}) == 4  # the write-time review could not see these pairs
+
+    report = compact(hub, settle, "wa-assistant")
+
+    # The older statement is canonical; the copy's sighting, its id and a history entry go to it.
+    [merge] = report["merge"]
+    assert (merge["canonical"], merge["merged"]) == (tea_tg, [tea_wa])
+    canonical, copy = wa.memory(tea_tg), wa.memory(tea_wa)
+    assert [s.agent for s in canonical.sightings] == ["tg-assistant", "wa-assistant"]
+    assert canonical.related == [tea_wa]
+    assert canonical.history[-1].action == "merged" and tea_wa in (canonical.history[-1].note or "")
+    assert (copy.state, copy.superseded_by, copy.history[-1].action) == ("superseded", tea_tg, "merged")
+    hits = wa.search("what tea does Dana like?", limit=10)
+    assert [h.id for h in hits if "tea" in h.text] == [tea_tg]  # one memory
+
+    # "works until 20:00" and "works until 18:00" are closer than the paraphrases: the judge keeps them two.
+    texts = ["Netanel works until 20:00", "Netanel works until 18:00", "Dana likes green tea",
+             "Dana really enjoys green tea"]  # fmt: skip
+    v = hub.services.embedder.encode(texts)
+    threshold = hub.services.settings.compaction_merge_similarity
+    assert float(v[0] @ v[1]) > float(v[2] @ v[3]) >= threshold
+    assert {m.state for m in (wa.memory(late), wa.memory(early))} == {"active"}
+    assert all(late not in m["merged"] + [m["canonical"]] for m in report["merge"])
+
+    # Compacting the other agent finds nothing more to merge.
+    assert compact(hub, settle, "tg-assistant")["merge"] == []
+    assert len([m for m in everything(hub.services.store).values() if m.state == "active"]) == 3

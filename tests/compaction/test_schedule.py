@@ -1,0 +1,99 @@
+"""The schedules on RQ's cron scheduler: owner's time zone, JSON jobs, and the nightly review."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from redis import Redis
+from rq.cron import CronScheduler
+
+from clients import Memhub
+from clients.events import build_event
+from hub.compaction.core_block import read_core
+from hub.compaction.schedule import CronThread, build_scheduler
+from hub.embedded import EmbeddedHub
+from hub.models import utcnow
+from hub.settings import Settings
+from tests.compaction.helpers import days_ago, stored
+
+SettingsFactory = Callable[..., Settings]
+PLANTS = ["ficus", "basil", "lemon tree", "orchid", "cactus", "mint", "fern", "rosemary"]
+
+
+def test_schedules_run_at_the_owners_local_times(make_settings: SettingsFactory, redis: Redis) -> None:
+    zone = ZoneInfo("Asia/Jerusalem")
+    scheduler = build_scheduler(make_settings(timezone="Asia/Jerusalem"), redis)
+    jobs = {job.name.split(":")[-1]: job for job in scheduler.get_jobs()}
+    assert set(jobs) == {"midday-review", "nightly-review", "weekly-compaction"}
+    now = utcnow()
+    for name, (weekday, hour, minute) in {
+        "midday-review": (None, 12, 0), "nightly-review": (None, 2, 30), "weekly-compaction": (6, 4, 0),
+    }.items():  # fmt: skip
+        upcoming = jobs[name].next_enqueue_time
+        assert upcoming is not None and now < upcoming <= now + timedelta(days=7)
+        local = upcoming.astimezone(zone)
+        assert (local.hour, local.minute) == (hour, minute), name
+        assert weekday is None or local.weekday() == weekday  # cron's 0 is Sunday
+
+
+def test_an_unknown_time_zone_is_refused_at_start_up(make_settings: SettingsFactory) -> None:
+    with pytest.raises(ValueError, match="unknown time zone 'Mars/Olympus'"):
+        make_settings(timezone="Mars/Olympus")
+
+
+@pytest.fixture
+def hub_settings() -> dict[str, object]:
+    return {"core_budget_words": 60, "core_budget_lines": 10}
+
+
+def test_the_nightly_review_sweeps_the_day_and_compacts_a_core_over_budget(
+    hub: EmbeddedHub, make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    wa.publish_many(
+        build_event(
+            f"Reminder {n}: water the {plant} on the balcony", agent=wa.agent, channel="whatsapp", tier="core"
+        )
+        for n, plant in enumerate(PLANTS)
+    )
+    # A restatement backfilled before the memory it restates: the write-time review cannot fold it.
+    tea = stored(wa, "Dana likes green tea")
+    backfilled = stored(tg, "Dana really enjoys green tea", occurred_at=days_ago(2))
+    settle()
+    assert tea != backfilled
+    services = hub.services
+    budget = services.settings.core_budget("wa-assistant")
+    assert read_core(services.store, budget, agent="wa-assistant", now=utcnow()).left_out
+
+    scheduler = build_scheduler(services.settings, services.redis)
+    [nightly] = [job for job in scheduler.get_jobs() if job.name.endswith("nightly-review")]
+    nightly.next_enqueue_time = utcnow() - timedelta(seconds=1)  # as if 02:30 had come
+    assert scheduler.enqueue_jobs() == [nightly]
+    [job_id] = nightly.get_job_ids(services.redis)
+    settle()
+
+    review = services.queue.fetch_job(job_id)
+    assert review is not None
+    result = review.return_value(refresh=True)
+    assert result["conflict_sweep"]["reinforced"] == 1  # the backfilled restatement, folded in
+    assert [s.agent for s in wa.memory(backfilled).sightings] == ["tg-assistant", "wa-assistant"]
+    assert result["promotion"]["scored"] >= 1
+    assert result["over_budget"] == result["compactions_enqueued"] == ["wa-assistant"]
+    after = read_core(services.store, budget, agent="wa-assistant", now=utcnow())
+    assert after.left_out == [] and after.archived > 0 and after.words <= 60 and after.lines <= 10
+
+
+def test_the_cron_thread_registers_and_stops_promptly(make_settings: SettingsFactory, redis: Redis) -> None:
+    cron = CronThread(make_settings(), redis).start()
+    deadline = time.monotonic() + 5
+    while cron.scheduler.name not in {s.name for s in CronScheduler.all(redis)}:
+        assert time.monotonic() < deadline, "the scheduler never registered"
+        time.sleep(0.02)
+    started = time.monotonic()
+    cron.stop()
+    assert not cron.thread.is_alive() and time.monotonic() - started < 2
+    assert cron.scheduler.name not in {s.name for s in CronScheduler.all(redis)}

@@ -1,0 +1,48 @@
+"""`memhub import` and `memhub export` as a user runs them, against `memhub up` in its own process."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT, free_port, memhub_process, stop, wait_healthy
+from tests.markdown.conftest import WORKSPACE
+
+
+def memhub(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hub.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.mark.slow
+def test_import_and_export_commands(tmp_path: Path) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = tmp_path / "up.log"
+    hub = memhub_process(["up", "--data-dir", str(tmp_path / "data"), "--port", str(port)], {}, log)
+    try:
+        wait_healthy(url, hub, log)
+        dry = memhub("import", str(WORKSPACE), "--agent", "tali", "--url", url, "--dry-run", "--quiet")
+        assert dry.returncode == 0, dry.stderr
+        assert "would import      55" in dry.stdout
+
+        done = memhub("import", str(WORKSPACE), "--agent", "tali", "--channel", "whatsapp", "--url", url)
+        assert done.returncode == 0, done.stderr
+        assert "imported          54" in done.stdout and "merged            1" in done.stdout
+        assert "MEMORY.md:19: holds a secret (password) in its text" in done.stdout
+        assert "storing: 100%" in done.stderr  # the progress bar
+
+        backup = tmp_path / "backup"
+        exported = memhub("export", str(backup), "--agent", "tali", "--url", url, "--git", "--quiet")
+        assert exported.returncode == 0, exported.stderr
+        assert "54 memories into 12 files" in exported.stdout and "committed" in exported.stdout
+        assert (backup / "memory/projects/lisbon-trip.md").is_file() and (backup / ".git").is_dir()
+
+        refused = memhub("export", str(WORKSPACE), "--agent", "tali", "--url", url, "--quiet")
+        assert refused.returncode == 2 and "not a memhub export" in refused.stderr
+    finally:
+        assert stop(hub) == 0, log.read_text()[-3000:]
+    gone = memhub("import", str(WORKSPACE), "--url", url, "--quiet")
+    assert gone.returncode == 2 and "is `memhub up` running?" in gone.stderr

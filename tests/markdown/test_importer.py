@@ -1,0 +1,157 @@
+"""Importing the sample workspace through the real pipeline: what each line becomes, and searches."""
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from starlette.testclient import TestClient
+
+from clients import Memhub
+from hub.markdown import import_workspace
+from hub.models import Memory, State
+from tests.markdown.conftest import WORKSPACE
+
+
+def stored(agent: Memhub) -> dict[str, Memory]:
+    """Every memory of the agent, by source."""
+    return {m.source or m.id: m for m in agent.all_memories(state=list(State))}
+
+
+def at(day: str, clock: str = "00:00") -> datetime:
+    return datetime.fromisoformat(f"{day}T{clock}:00").replace(tzinfo=UTC)
+
+
+def test_the_sample_workspace_imports_with_kinds_scopes_tiers_dates_and_sources(
+    make_agent: Callable[..., Memhub],
+) -> None:
+    tali = make_agent("tali")
+    report = import_workspace(WORKSPACE, hub=tali)
+
+    assert (report.files, report.imported, report.merged, report.pending, report.refused) == (
+        11,
+        54,
+        1,
+        0,
+        [],
+    )
+    assert [(s.source, s.reason) for s in report.skipped] == [
+        ("MEMORY.md:3", "not an entry (MEMORY.md entries are `- [FACT] …`)"),
+        ("MEMORY.md:19", "holds a secret (password) in its text"),
+        ("memory/daily/2026-03-02.md:30", "holds a secret (github_token) in its text"),
+        ("memory/daily/2026-03-02.md:32", "a code block"),
+    ]
+    assert report.notes == ["memory/daily/2026-03-02.md:20: a deduction without evidence, imported as a fact"]
+
+    memories = stored(tali)
+    session = "Session Summary — 09:40 (WhatsApp)"
+    group, dm = (
+        "memory/whatsapp/groups/120363041234567890@g.us/context.md",
+        "memory/whatsapp/dms/972501234567/context.md",
+    )
+    G, P, Pn, E, S, A, C = "global", "project", "person", "episodic", "semantic", "archival", "core"
+    expected = {
+        # source: (kind, scope, tier, project or person, channel, chat, session)
+        "MEMORY.md:7": ("fact", G, S, None, None, None, None),
+        "MEMORY.md:11": ("deduced", G, S, None, None, None, None),
+        "MEMORY.md:18": ("decision", G, S, None, None, None, None),
+        "memory/core.md:5": ("fact", G, C, None, None, None, None),
+        "memory/core.md:16": ("status", G, C, None, None, None, None),
+        "memory/core.md:23": ("fact", G, C, None, None, None, None),
+        "memory/daily/2026-03-02.md:5": ("summary", G, E, None, None, None, session),
+        "memory/daily/2026-03-02.md:9": ("decision", G, E, None, None, None, session),
+        "memory/daily/2026-03-02.md:14": ("task", G, E, None, None, None, session),
+        "memory/daily/2026-03-02.md:19": ("deduced", G, E, None, None, None, session),
+        "memory/2026-03-04.md:5": ("decision", G, E, None, None, None, None),
+        "memory/projects/lisbon-trip.md:5": ("status", P, S, "lisbon-trip", None, None, None),
+        "memory/projects/lisbon-trip.md:9": ("open_loop", P, S, "lisbon-trip", None, None, None),
+        "memory/projects/lisbon-trip.md:14": ("decision", P, S, "lisbon-trip", None, None, None),
+        "memory/archival/people/dana.md:5": ("summary", Pn, A, "dana", None, None, None),
+        "memory/archival/people/dana.md:10": ("fact", Pn, A, "dana", None, None, None),
+        "memory/archival/decisions/2025-11-photos.md:9": ("decision", G, A, None, None, None, None),
+        "memory/archival/learnings/scheduling.md:3": ("deduced", G, A, None, None, None, None),
+        "memory/conflicts/2026-03-05.md:3": ("correction", G, E, None, None, None, None),
+        "memory/conflicts/2026-03-05.md:9": ("open_loop", G, E, None, None, None, None),
+        f"{group}:10": ("fact", G, S, None, "whatsapp", "120363041234567890@g.us", None),
+        f"{dm}:3": ("fact", G, S, None, "whatsapp", "972501234567", None),
+    }
+    for source, want in expected.items():
+        m = memories[source]
+        got = (m.kind, m.scope, m.tier, m.project or m.person, m.channel, m.chat, m.session)
+        assert got == want, source
+        assert m.agent == "tali" and m.state is State.active
+
+    # Dates: from a line's own date, from the file name, and a session's or conflict's time.
+    assert memories["MEMORY.md:8"].occurred_at == at("2026-01-12")
+    assert memories["memory/daily/2026-03-02.md:29"].occurred_at == at("2026-03-02", "18:15")
+    assert memories["memory/2026-03-04.md:9"].occurred_at == at("2026-03-04")
+    assert memories["memory/projects/lisbon-trip.md:15"].occurred_at == at("2026-02-25")
+    assert memories["memory/conflicts/2026-03-05.md:3"].occurred_at == at("2026-03-05", "10:30")
+
+    # Evidence, tags and the settled statement of a conflict.
+    assert memories["MEMORY.md:11"].evidence == [
+        "2026-02-03: answered three voice notes within minutes during her commute",
+        '2026-02-10: asked twice to "just send a voice note"',
+    ]
+    dana = memories["memory/archival/people/dana.md:10"]
+    assert dana.why == "imported from memory/archival/people/dana.md, section Details; tags: family, Haifa"
+    correction = memories["memory/conflicts/2026-03-05.md:3"]
+    assert correction.text == "Noa works until 17:00 on Tuesdays and Thursdays since March"
+    assert correction.evidence[0] == "Was: Noa works until 19:00 on weekdays (from MEMORY.md)"
+    assert memories["memory/core.md:10"].text == "Name: Noa Levi"
+
+    # The same fact in two daily files is one memory, reinforced; nothing secret is stored.
+    [kiwi] = [m for m in memories.values() if m.text == "Maya is allergic to kiwi."]
+    assert kiwi.source == "memory/daily/2026-03-02.md:24" and len(kiwi.sightings) == 2
+    assert not any("ghp_" in m.text or "Tz8#" in m.text for m in memories.values())
+    assert len(memories) == 54
+
+
+def test_searches_find_what_was_imported(make_agent: Callable[..., Memhub], api: TestClient) -> None:
+    tali = make_agent("tali")
+    import_workspace(WORKSPACE, hub=tali)
+
+    def top3(query: str, **filters: object) -> list[str]:
+        return [h.text for h in tali.search(query, limit=3, **filters)]
+
+    assert "Noa is allergic to penicillin." in top3("what is Noa allergic to?")
+    assert "Noa's manager at Meridian Labs is Daniel Cohen." in top3("who is Noa's manager?")
+    assert any(
+        t.startswith("Fly TAP rather than El Al") for t in top3("TAP or El Al?", project="lisbon-trip")
+    )
+    assert "Dana teaches biology at the Hebrew Reali School." in top3("what does Dana teach?", person="dana")
+    assert "Keep messages short; the group mutes after 21:00." in top3(
+        "when does the parents group go quiet?"
+    )
+    assert "Time zone: Asia/Jerusalem" in top3("what is Noa's time zone?")
+    assert any(t.startswith("Chose Backblaze B2") for t in top3("where did the family photos go?"))
+    # A project's and a person's lines stay within their scope.
+    assert all(h.project is None for h in tali.search("hotel in Alfama", limit=50))
+    assert all(h.person is None for h in tali.search("Dana biology teacher", limit=50))
+    # Contradictions between imported lines are in the ledger, open, as the hub's policy leaves them.
+    statements = {tuple(c.statements) for c in tali.conflicts(status="open")}
+    assert ("Dana's birthday is on 14 July.", "Dana's birthday is on 14 June.") in statements
+
+
+def test_importing_again_adds_nothing(make_agent: Callable[..., Memhub], api: TestClient) -> None:
+    tali = make_agent("tali")
+    import_workspace(WORKSPACE, hub=tali)
+    count = api.get("/healthz").json()["memories"]
+
+    again = import_workspace(WORKSPACE, hub=tali)
+    assert (again.imported, again.merged, again.already_present) == (0, 0, 55)
+    assert api.get("/healthz").json()["memories"] == count
+
+
+def test_a_dry_run_reports_and_publishes_nothing(make_agent: Callable[..., Memhub], api: TestClient) -> None:
+    report = import_workspace(WORKSPACE, hub=make_agent("tali"), dry_run=True)
+    assert (report.imported, report.already_present, len(report.skipped)) == (55, 0, 4)
+    assert "would import" in report.summary()
+    assert api.get("/healthz").json()["memories"] == 0
+
+
+def test_without_waiting_the_events_are_durable_and_stored_soon(make_agent: Callable[..., Memhub]) -> None:
+    tali = make_agent("tali", "whatsapp")
+    report = import_workspace(WORKSPACE, hub=tali, wait=False)
+    assert (report.imported, report.pending) == (0, 55)
+    later = import_workspace(WORKSPACE, hub=tali)  # finds them queued or stored: waits, publishes none again
+    assert later.imported + later.merged + later.already_present == 55
+    assert all(m.channel == "whatsapp" for m in tali.all_memories() if m.chat is None)

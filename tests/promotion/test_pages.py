@@ -1,0 +1,149 @@
+"""The daily note and the project file, rendered from the hub as an agent reads them."""
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta
+
+from starlette.testclient import TestClient
+
+from clients import Memhub
+from hub.models import DecisionMade, Pattern
+from hub.summaries import Part, derived_id
+
+DAY = date(2026, 11, 20)
+
+
+def at(hour: int, minute: int = 0, day: date = DAY) -> str:
+    return datetime(day.year, day.month, day.day, hour, minute, tzinfo=UTC).isoformat()
+
+
+def stored(agent: Memhub, text: str, **fields: object) -> str:
+    status = agent.wait(agent.publish(text, **fields))
+    assert status.status == "stored" and status.memory_id, status
+    return status.memory_id
+
+
+def test_a_session_summary_becomes_memories_and_the_day_renders_as_the_daily_note(
+    api: TestClient, make_agent: Callable[..., Memhub], settle: Callable[[], None]
+) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    stored(wa, "Netanel prefers aisle seats on flights", kind="preference", occurred_at=at(9, 14))
+    stored(tg, "Dana's birthday is on 3 May", occurred_at=at(11))
+    stored(wa, "Something from the day before", occurred_at=at(22, day=DAY - timedelta(days=1)))
+    summary_id = wa.summarize_session(
+        session="trip-planning",
+        decisions=[DecisionMade(text="Book the TAP flight to Lisbon", why="the only direct flight")],
+        tasks_completed=["Renewed Netanel's passport"],
+        patterns=[Pattern(text="Netanel books trips about a month ahead",
+                          evidence=["booked Rome 5 weeks ahead", "booked Paris 4 weeks ahead"])],
+        open_loops=["Choose a hotel in Lisbon"],
+        promote=["Netanel's frequent flyer programme is TAP Miles&Go"],
+        occurred_at=at(18, 30), id="trip-summary-1",
+    )  # fmt: skip
+    assert wa.wait(summary_id).status == "stored"
+    settle()
+    count = api.get("/healthz").json()["memories"]
+
+    # Each item is a memory of its own, linked to the session and to the summary.
+    loop_event = derived_id(summary_id, Part.open_loop, 0)
+    loop_status = wa.status(loop_event)
+    assert loop_status.status == "stored" and loop_status.memory_id
+    loop = wa.memory(loop_status.memory_id)
+    assert (loop.kind, loop.session, loop.related) == (
+        "open_loop",
+        "trip-planning",
+        [wa.status(summary_id).memory_id],
+    )
+    # Publishing the same summary again (same client id) adds nothing.
+    wa.summarize_session(
+        session="trip-planning", open_loops=["Choose a hotel in Lisbon"], id="trip-summary-1"
+    )
+    settle()
+    assert api.get("/healthz").json()["memories"] == count
+    # The nominated fact is proposed for long-term memory.
+    [nominated] = wa.promotions()
+    assert nominated.text == "Netanel's frequent flyer programme is TAP Miles&Go"
+    assert [s.name.value for s in nominated.signals] == ["nominated"]
+
+    page = wa.daily(DAY)
+    assert page.path == "memory/daily/2026-11-20.md"
+    text = page.markdown
+    assert text.startswith("# 2026-11-20\n\n_wa-assistant's day: 7 memories_\n")
+    sections = [line for line in text.splitlines() if line.startswith("## ")]
+    assert sections == [
+        "## Sessions",
+        "## Decisions",
+        "## Tasks",
+        "## Patterns noticed",
+        "## Open loops",
+        "## Notes",
+    ]
+    assert (
+        "- **trip-planning** (wa-assistant, 18:30): Session trip-planning: decided: Book the TAP flight"
+        in text
+    )
+    assert "- 18:30 Book the TAP flight to Lisbon <!-- memory:" in text
+    assert "  - why: the only direct flight" in text
+    assert "- [x] 18:30 Renewed Netanel's passport" in text
+    assert "  - evidence: booked Rome 5 weeks ahead\n  - evidence: booked Paris 4 weeks ahead" in text
+    assert f"- [ ] 18:30 Choose a hotel in Lisbon <!-- memory:{loop.id} -->" in text
+    assert "- 09:14 Netanel prefers aisle seats on flights (preference) <!-- memory:" in text
+    assert "Netanel's frequent flyer programme is TAP Miles&Go _(nominated for long-term memory)_" in text
+    assert "Dana" not in text and "the day before" not in text
+    assert len(page.memory_ids) == 7
+
+    # The same page as plain markdown, and every agent's day.
+    raw = api.get(
+        "/v1/daily/2026-11-20", params={"agent": "wa-assistant"}, headers={"Accept": "text/markdown"}
+    )
+    assert raw.headers["content-type"].startswith("text/markdown") and raw.text == text
+    everyone = wa.daily("2026-11-20", every_agent=True).markdown
+    assert "- 11:00 Dana's birthday is on 3 May (tg-assistant) <!-- memory:" in everyone
+    # Closing the loop ticks it.
+    wa.resolve(loop.id, note="booked the Alfama guesthouse")
+    assert f"- [x] 18:30 Choose a hotel in Lisbon <!-- memory:{loop.id} -->" in wa.daily(DAY).markdown
+    assert wa.daily(DAY + timedelta(days=5)).markdown.endswith("Nothing was recorded on this day.\n")
+
+
+def test_the_project_file_shows_status_open_loops_and_key_decisions_with_why(
+    api: TestClient, make_agent: Callable[..., Memhub], settle: Callable[[], None]
+) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    project = {"scope": "project", "project": "lisbon-trip"}
+    stored(wa, "Flights found, nothing booked yet", kind="status", occurred_at=at(9), **project)
+    hotel = stored(wa, "Choose a hotel in Lisbon", kind="open_loop", occurred_at=at(9, 5), **project)
+    visa = stored(wa, "Check whether Dana needs a visa", kind="open_loop", occurred_at=at(9, 10), **project)
+    stored(wa, "Book the TAP flight to Lisbon", kind="decision", why="the only direct flight",
+           occurred_at=at(10), **project)  # fmt: skip
+    stored(wa, "Stay in Alfama rather than Baixa", kind="decision", occurred_at=at(11), **project)
+    stored(wa, "Flights booked; hotel still open", kind="status", occurred_at=at(12), **project)
+    stored(wa, "Netanel's sister lives in Haifa", occurred_at=at(12))  # not the project's
+    settle()
+    wa.resolve(visa, note="no visa needed")
+
+    page = wa.project("lisbon-trip")
+    assert page.path == "memory/projects/lisbon-trip.md"
+    assert page.status is not None and page.status.text == "Flights booked; hotel still open"
+    assert [m.id for m in page.open_loops] == [hotel]
+    assert [m.id for m in page.closed_loops] == [visa]
+    alfama, tap = (d.id for d in page.decisions)
+    assert page.markdown == "\n".join([
+        "# lisbon-trip", "",
+        "## Status", "",
+        f"Flights booked; hotel still open _(2026-11-20, wa-assistant)_ <!-- memory:{page.status.id} -->", "",
+        "## Open loops", "",
+        f"- [ ] Choose a hotel in Lisbon _(since 2026-11-20, wa-assistant)_ <!-- memory:{hotel} -->", "",
+        "## Key decisions", "",
+        f"- **Stay in Alfama rather than Baixa** _(2026-11-20, wa-assistant)_ <!-- memory:{alfama} -->",
+        "  - why: _not recorded_",
+        f"- **Book the TAP flight to Lisbon** _(2026-11-20, wa-assistant)_ <!-- memory:{tap} -->",
+        "  - why: the only direct flight", "",
+        "## Recently closed", "",
+        f"- [x] Check whether Dana needs a visa _(2026-11-20, wa-assistant)_ <!-- memory:{visa} -->",
+    ]) + "\n"  # fmt: skip
+    resolved = wa.memory(visa)
+    assert resolved.state == "resolved"
+    assert (resolved.history[-1].action, resolved.history[-1].note) == ("resolved", "no visa needed")
+    assert api.post(f"/v1/memories/{visa}/resolve").status_code == 409  # already closed
+    raw = api.get("/v1/projects/lisbon-trip", headers={"Accept": "text/markdown"})
+    assert raw.text == page.markdown
+    assert wa.project("no-such-project").markdown.startswith("# no-such-project\n\n## Status\n\n_No status")
