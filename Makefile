@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: setup up test test-fast lint format bench bench-quick
+.PHONY: setup up test test-fast lint format bench bench-quick bench-import
 
 setup: $(STAMP)
 
@@ -38,3 +38,6 @@ bench: setup
 
 bench-quick: setup
 	$(PY) -m benchmarks.ingest_search --quick
+
+bench-import: setup
+	$(PY) -m benchmarks.import_workspace

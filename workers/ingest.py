@@ -147,6 +147,7 @@ def ingest_batch(
         merged_into = services.reviewer.review(points).merged_into
         # What was written or reinforced is scored for promotion, in a job of its own.
         enqueue_scoring(services.queue, (merged_into.get(p.memory.id, p.memory.id) for p in points))
+    services.store.flush()  # what is acknowledged below is on disk
     for a in accepted:
         mark_stored(pipe, keys, a.event_id, merged_into.get(a.memory.id, a.memory.id))
         pipe.expire(keys.status(a.event_id), settings.status_ttl_seconds)

@@ -57,6 +57,10 @@ class ImportReport:
         return "\n".join(lines)
 
 
+# Events asked about per status request while waiting: small, since the API shares the workers' process.
+WAIT_PROBE = 100
+
+
 def chunks(items: Sequence[str], size: int) -> Iterator[Sequence[str]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -144,7 +148,7 @@ def _wait(hub: Memhub, ids: list[str], *, timeout: float, progress: bool) -> dic
     """Poll until every event is stored, rejected or failed, or `timeout` passes.
 
     Workers drain the stream roughly in order, so each round asks about the oldest pending events
-    first and stops at the first batch with nothing done: a round costs one request while waiting.
+    first and stops at the first batch not all done: a round costs one small request while waiting.
     """
     done: dict[str, EventStatusPublic] = {}
     pending = list(ids)
@@ -152,8 +156,8 @@ def _wait(hub: Memhub, ids: list[str], *, timeout: float, progress: bool) -> dic
     with tqdm(total=len(ids), desc="storing", unit="event", disable=not progress) as bar:
         while pending and time.monotonic() < deadline:
             still: list[str] = []
-            for start in range(0, len(pending), MAX_BATCH_EVENTS):
-                chunk = pending[start : start + MAX_BATCH_EVENTS]
+            for start in range(0, len(pending), WAIT_PROBE):
+                chunk = pending[start : start + WAIT_PROBE]
                 answers = hub.statuses(chunk)
                 finished = {
                     i: s for i, s in zip(chunk, answers, strict=True) if s is not None and s.status in DONE
@@ -161,12 +165,12 @@ def _wait(hub: Memhub, ids: list[str], *, timeout: float, progress: bool) -> dic
                 done.update(finished)
                 still += [i for i in chunk if i not in finished]
                 if len(finished) < len(chunk):  # the rest are queued behind these: ask next round
-                    still += pending[start + MAX_BATCH_EVENTS :]
+                    still += pending[start + WAIT_PROBE :]
                     break
             bar.update(len(pending) - len(still))
             pending = still
             if pending:
-                time.sleep(0.1)
+                time.sleep(0.25)
     return done
 
 

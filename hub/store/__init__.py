@@ -14,7 +14,6 @@ from hub.store.base import (
     SparseVec,
 )
 from hub.store.edge import EdgeStore
-from hub.store.server import ServerStore
 
 __all__ = [
     "EdgeStore",
@@ -25,7 +24,6 @@ __all__ = [
     "Page",
     "SearchMode",
     "SearchQuery",
-    "ServerStore",
     "SparseVec",
     "open_store",
 ]
@@ -34,6 +32,9 @@ __all__ = [
 def open_store(settings: Settings) -> MemoryStore:
     """The Qdrant server when `qdrant_url` is set, else the embedded shard under `data_dir`."""
     if settings.qdrant_url:
+        # qdrant-client takes most of a second to import; the embedded hub never needs it.
+        from hub.store.server import ServerStore
+
         return ServerStore(
             settings.qdrant_url, api_key=settings.qdrant_api_key, collection=settings.collection
         )

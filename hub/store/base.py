@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -107,6 +108,23 @@ def from_payload(payload: dict[str, Any]) -> Memory:
     return Memory.model_validate(payload)
 
 
+def canonical_id(memory_id: str) -> str | None:
+    """The point id a memory id names (a UUID, canonical form), or None: such a memory cannot exist."""
+    try:
+        return str(uuid.UUID(memory_id))
+    except ValueError:
+        return None
+
+
+def page_start(offset: str | None) -> str | None:
+    """The point a scroll resumes from; ValueError for an offset no scroll returned."""
+    if offset is None:
+        return None
+    if (start := canonical_id(offset)) is None:
+        raise ValueError(f"offset: {offset!r} is not a page offset")
+    return start
+
+
 def payload_patch(current: Memory, fields: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """What `update(fields)` writes: the payload keys to set and the keys to delete.
 
@@ -141,5 +159,9 @@ class MemoryStore(Protocol):
     def count(self, flt: MemoryFilter | None = None) -> int: ...
 
     def delete(self, ids: Sequence[str]) -> None: ...
+
+    def flush(self) -> None:
+        """Make every write so far durable (the ingest job calls it before acknowledging a batch)."""
+        ...
 
     def close(self) -> None: ...

@@ -25,7 +25,9 @@ from hub.store.base import (
     Page,
     SearchMode,
     SearchQuery,
+    canonical_id,
     from_payload,
+    page_start,
     payload_patch,
     prefetch_limit,
     to_payload,
@@ -82,11 +84,11 @@ class ServerStore:
         self._client.upsert(self.collection, [_point(point) for point in points], wait=True)
 
     def get(self, ids: Sequence[str]) -> list[Memory]:
-        if not ids:
-            return []
-        records = self._client.retrieve(self.collection, list(ids), with_payload=True)
+        wanted = [canonical_id(memory_id) for memory_id in ids]
+        points = list(dict.fromkeys(point for point in wanted if point))
+        records = self._client.retrieve(self.collection, points, with_payload=True) if points else []
         found = {str(record.id): from_payload(record.payload or {}) for record in records}
-        return [found[memory_id] for memory_id in ids if memory_id in found]
+        return [found[point] for point in wanted if point in found]
 
     def search(self, query: SearchQuery) -> list[Hit]:
         flt = memory_filter(query.filter)
@@ -131,13 +133,14 @@ class ServerStore:
             raise KeyError(memory_id)
         changed, removed = payload_patch(current[0], fields)
         if changed:
-            self._client.set_payload(self.collection, changed, points=[memory_id], wait=True)
+            self._client.set_payload(self.collection, changed, points=[current[0].id], wait=True)
         if removed:
-            self._client.delete_payload(self.collection, removed, points=[memory_id], wait=True)
+            self._client.delete_payload(self.collection, removed, points=[current[0].id], wait=True)
 
     def scroll(self, flt: MemoryFilter, *, limit: int = 100, offset: str | None = None) -> Page:
+        start = page_start(offset)
         records, next_id = self._client.scroll(
-            self.collection, scroll_filter=memory_filter(flt), limit=limit, offset=offset, with_payload=True
+            self.collection, scroll_filter=memory_filter(flt), limit=limit, offset=start, with_payload=True
         )
         return Page(
             memories=[from_payload(record.payload or {}) for record in records],
@@ -151,12 +154,16 @@ class ServerStore:
         return result.count
 
     def delete(self, ids: Sequence[str]) -> None:
-        if ids:
-            self._client.delete(self.collection, models.PointIdsList(points=list(ids)), wait=True)
+        points: list[models.ExtendedPointId] = [point for point in map(canonical_id, ids) if point]
+        if points:
+            self._client.delete(self.collection, models.PointIdsList(points=points), wait=True)
 
     def optimize(self) -> bool:
         """Nothing to do: the server optimizes in the background."""
         return False
+
+    def flush(self) -> None:
+        """Writes wait for the server (`wait=True`): they are durable when they return."""
 
     def close(self) -> None:
         self._client.close()

@@ -21,7 +21,8 @@ def test_import_and_export_commands(tmp_path: Path) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = tmp_path / "up.log"
-    hub = memhub_process(["up", "--data-dir", str(tmp_path / "data"), "--port", str(port)], {}, log)
+    single_user = {"MEMHUB_AUTH": "false"}  # no API keys: one owner on one machine
+    hub = memhub_process(["up", "--data-dir", str(tmp_path / "data"), "--port", str(port)], single_user, log)
     try:
         wait_healthy(url, hub, log)
         dry = memhub("import", str(WORKSPACE), "--agent", "tali", "--url", url, "--dry-run", "--quiet")

@@ -19,8 +19,9 @@ from hub.embedding import Embedder
 from hub.models import Change, Confidence, Kind, Memory, Scope, Sighting, State, Tier, memory_id_for
 from hub.settings import Settings
 from hub.sparse import SparseEncoder
-from hub.store import EdgeStore, ServerStore, open_store
+from hub.store import EdgeStore, open_store
 from hub.store.base import MemoryFilter, MemoryPoint, MemoryStore, SearchMode, SearchQuery
+from hub.store.server import ServerStore
 from tests.store.conftest import NOW, make_memory
 
 MakePoint = Callable[[Memory], MemoryPoint]
@@ -146,6 +147,16 @@ def test_get_returns_found_memories_in_the_order_asked(corpus: MemoryStore) -> N
     ids = [memory_id_for("u_bob"), memory_id_for("missing"), memory_id_for("g_coffee")]
     assert [m.event_id for m in corpus.get(ids)] == ["u_bob", "g_coffee"]
     assert corpus.get([]) == []
+
+
+def test_ids_that_are_not_uuids_name_no_memory(corpus: MemoryStore) -> None:
+    assert corpus.get(["0", "not-a-uuid", ""]) == []
+    corpus.delete(["0"])
+    with pytest.raises(KeyError):
+        corpus.update("0", {"state": State.stale})
+    assert corpus.count() == len(CORPUS)
+    # Any spelling of the same UUID names the same memory.
+    assert corpus.get([memory_id_for("u_bob").upper()])[0].event_id == "u_bob"
 
 
 def test_upsert_is_idempotent_by_id(store: MemoryStore, make_point: MakePoint) -> None:
@@ -335,6 +346,11 @@ def test_scroll_pages_through_everything_once(store: MemoryStore, make_point: Ma
     assert len(ids) == len(set(ids)) == 23
     assert set(ids) == {note.id for note in notes}
     assert [len(page) for page in pages] == [5, 5, 5, 5, 3]
+
+
+def test_scroll_refuses_an_offset_it_never_gave(corpus: MemoryStore) -> None:
+    with pytest.raises(ValueError, match="not a page offset"):
+        corpus.scroll(EVERYONE, offset="page-2")
 
 
 def test_delete(corpus: MemoryStore, ask: Callable[..., SearchQuery]) -> None:

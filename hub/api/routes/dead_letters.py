@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
 from hub.api.deps import ServicesDep
@@ -21,7 +23,7 @@ class Replayed(BaseModel):
 
 
 @router.get("", response_model=DeadLetterList)
-def list_all(services: ServicesDep, limit: int = 100) -> DeadLetterList:
+def list_all(services: ServicesDep, limit: Annotated[int, Query(ge=1, le=10_000)] = 100) -> DeadLetterList:
     return DeadLetterList(dead_letters=list_dead_letters(services.redis, services.keys, limit=limit))
 
 

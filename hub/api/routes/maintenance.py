@@ -6,7 +6,9 @@ The CLI comes through here rather than opening the store: the embedded store has
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, status
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Path, status
 
 from hub.api.deps import ServicesDep
 from hub.api.schemas import ErrorBody
@@ -23,7 +25,7 @@ def start_compaction(body: CompactionRequest, services: ServicesDep) -> Compacti
 
 
 @router.get("/compactions/{job_id}", response_model=CompactionJob, responses={404: {"model": ErrorBody}})
-def compaction(job_id: str, services: ServicesDep) -> CompactionJob:
+def compaction(job_id: Annotated[str, Path(pattern=r"^[\w-]+$")], services: ServicesDep) -> CompactionJob:
     """A compaction's state and progress; its report once finished."""
     return _found(services, job_id)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Annotated
+from uuid import UUID
 
 from fastapi import APIRouter, HTTPException, Query, status
 
@@ -24,7 +25,7 @@ def list_memories(
     scope: Annotated[list[Scope] | None, Query()] = None,
     state: Annotated[list[State] | None, Query(description="Default: every state but superseded.")] = None,
     limit: Annotated[int, Query(ge=1, le=1_000)] = 500,
-    offset: str | None = None,
+    offset: Annotated[UUID | None, Query(description="`next_offset` of the previous page.")] = None,
 ) -> MemoryPage:
     """Every memory an agent published, in every scope, page by page (backups, export)."""
     caller.require_owner_level()
@@ -37,7 +38,7 @@ def list_memories(
         states=frozenset(state) if state else None,
         all_scopes=True,
     )
-    page = services.store.scroll(flt, limit=limit, offset=offset)
+    page = services.store.scroll(flt, limit=limit, offset=str(offset) if offset else None)
     return MemoryPage(
         memories=[MemoryPublic.model_validate(m.model_dump()) for m in page.memories],
         next_offset=page.next_offset,
