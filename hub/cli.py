@@ -96,6 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
     from hub.compaction import commands as compaction_commands  # `memhub maintenance` and `memhub cron`
 
     compaction_commands.add_commands(sub)
+
+    from hub.auth import commands as auth_commands  # `memhub keys` and `memhub dlq`
+
+    auth_commands.add_commands(sub)
     return parser
 
 

@@ -94,3 +94,21 @@ def test_a_secret_written_straight_to_the_stream_is_rejected_and_never_kept(
     assert rejected.status == "rejected" and "Stripe" in (rejected.error or "")
     letters = hub.services.redis.lrange(keys.dead_letters, 0, -1)
     assert len(letters) == 1 and b"sk_live" not in letters[0] and b"REDACTED" in letters[0]
+
+
+def test_dead_letters_are_listed_and_replayed(api: TestClient, hub: EmbeddedHub, make_agent: Callable[..., Memhub]) -> None:
+    import json
+
+    keys = hub.services.keys
+    bad = {"received_at": "2026-11-29T10:00:00+00:00", "event": {"text": "x", "agent": "wa", "scope": "person"}}
+    hub.services.redis.xadd(keys.stream, {"id": "needs-a-person", "event": json.dumps(bad)})
+    agent = make_agent("wa")
+    agent.wait(agent.publish("a good event alongside"))
+    assert agent.wait("needs-a-person").status == "rejected"
+    [letter] = api.get("/v1/dlq").json()["dead_letters"]
+    assert letter["id"] == "needs-a-person" and letter["error"].startswith("person:")
+
+    replayed = api.post("/v1/dlq/replay", params={"event_id": "needs-a-person"}).json()
+    assert replayed["ids"] == ["needs-a-person"]
+    assert agent.wait("needs-a-person").status == "rejected"  # still invalid: rejected again, with its cause
+    assert len(api.get("/v1/dlq").json()["dead_letters"]) == 1

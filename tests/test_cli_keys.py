@@ -1,0 +1,54 @@
+"""`memhub keys` against a hub with keys turned on, as an operator would use it."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clients import Memhub, MemhubError
+from clients.events import build_event
+from tests.helpers import ROOT, free_port, memhub_process, stop, wait_healthy
+
+ADMIN = "operator-admin-key"
+
+
+def memhub(*args: str, url: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "hub.cli", *args, "--url", url, "--admin-key", ADMIN],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.slow
+def test_keys_create_list_revoke(tmp_path: Path) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = tmp_path / "up.log"
+    env = {"MEMHUB_AUTH": "true", "MEMHUB_ADMIN_KEY": ADMIN}
+    hub = memhub_process(["up", "--data-dir", str(tmp_path / "data"), "--port", str(port)], env, log)
+    try:
+        wait_healthy(url, hub, log)
+        with pytest.raises(MemhubError) as unauthorised, Memhub(url, agent="wa") as anonymous:
+            anonymous.search("anything")
+        assert unauthorised.value.status_code == 401
+
+        created = memhub("keys", "create", "--agent", "wa", "--channels", "whatsapp", url=url)
+        token = created.strip().splitlines()[-1].split(": ")[-1]
+        key_id = token.split("_")[1]
+        with Memhub(url, agent="wa", channel="whatsapp", api_key=token) as wa:
+            assert wa.wait(wa.publish("Dana prefers green tea")).status == "stored"
+            assert wa.search("tea")[0].text == "Dana prefers green tea"
+            with pytest.raises(MemhubError) as forbidden:
+                wa.publish_many([build_event("Dana prefers green tea", agent="tg", channel="whatsapp")])
+            assert forbidden.value.status_code == 403
+        assert f"{key_id}  wa" in memhub("keys", "list", url=url)
+
+        memhub("keys", "revoke", key_id, url=url)
+        with pytest.raises(MemhubError) as revoked, Memhub(url, agent="wa", api_key=token) as wa:
+            wa.search("tea")
+        assert revoked.value.status_code == 401
+    finally:
+        assert stop(hub) == 0, log.read_text()[-3000:]
