@@ -117,6 +117,9 @@ class EventCreate(BaseModel):
     expires_at: datetime | None = None
     channel: Name | None = Field(None, description="whatsapp, telegram, cli, web, …")
     chat: Name | None = Field(None, description="Group or DM id within the channel.")
+    private: bool = Field(
+        False, description="Private to direct conversations: never returned to a search made from a group chat."
+    )
     session: Name | None = None
     occurred_at: datetime | None = Field(None, description="When it happened; defaults to publish time.")
     confidence: Confidence = Confidence.medium
@@ -200,6 +203,7 @@ class Memory(BaseModel):
     expires_at: datetime | None = None
     channel: str | None = None
     chat: str | None = None
+    private: bool = False
     session: str | None = None
     occurred_at: datetime
     confidence: Confidence

@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     claim_idle_ms: int = Field(
         60_000, ge=0, description="An event left unacknowledged this long by a worker is taken over by another."
     )
+    store_retries: int = Field(
+        6, ge=0, description="Retries, with backoff from 0.5 s, of a batch whose write to the store failed."
+    )
     max_deliveries: int = Field(5, ge=1, description="Deliveries before an event is dead-lettered as failed.")
     status_ttl_seconds: int = Field(7 * 24 * 3600, description="How long event status records are kept.")
 

@@ -8,9 +8,11 @@ store is not written again), so every acknowledged event is stored exactly once.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,6 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from redis import Redis
+from redis.exceptions import RedisError
 
 from hub.errors import describe_validation_error
 from hub.keys import Keys
@@ -32,6 +35,8 @@ from hub.store.base import MemoryPoint
 from workers import runtime
 
 Entry = tuple[bytes, dict[bytes, bytes] | None]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -78,9 +83,32 @@ def drain_stream(services: Services, *, consumer: str, max_batches: int | None =
         if len(entries) == size:
             # A backlog: let an idle worker start draining beside this one.
             schedule_drain(redis, services.queue, keys)
-        ingest_batch(services, entries, deliveries=deliveries, report=report)
+        ingest_with_backoff(services, entries, deliveries=deliveries, report=report)
     schedule_drain(redis, services.queue, keys)
     return report
+
+
+def ingest_with_backoff(
+    services: Services, entries: Sequence[Entry], *, deliveries: dict[bytes, int], report: DrainReport
+) -> None:
+    """`ingest_batch`, retried with exponential backoff while the store (or model) fails.
+
+    A store that is down for a while costs time, not events: nothing is acknowledged until the
+    batch is written, and when the retries run out the job fails with the entries still pending,
+    for the next drain to claim. Redis errors are not retried here: without Redis there is no batch.
+    """
+    delay = 0.5
+    for _ in range(services.settings.store_retries):
+        try:
+            ingest_batch(services, entries, deliveries=deliveries, report=report)
+            return
+        except RedisError:
+            raise
+        except Exception as exc:  # the store's and the model's errors are many kinds; all are retried
+            log.warning("batch of %d failed (%s: %s); retrying in %.1f s", len(entries), type(exc).__name__, exc, delay)
+            time.sleep(delay)
+            delay = min(delay * 2, 30.0)
+    ingest_batch(services, entries, deliveries=deliveries, report=report)
 
 
 def take_batch(

@@ -107,3 +107,26 @@ def test_an_event_delivered_too_often_is_dead_lettered_as_failed(
     assert status is not None and status.status is EventState.failed
     assert "delivered 3 times" in (status.error or "")
     assert services.store.count() == 0
+
+
+def test_a_store_outage_costs_time_not_events(make_services: Callable[..., Services]) -> None:
+    import threading
+
+    from hub.store.edge import EdgeStore
+
+    services = make_services()
+    ids = [publisher(services).publish(f"{name} prefers window seats on long flights") for name in ("Dana", "Avi")]
+    assert isinstance(services.store, EdgeStore)
+    path = services.store.path
+    services.store.close()  # the store goes away...
+
+    def come_back() -> None:
+        time.sleep(1.2)
+        services.store = EdgeStore(path)  # ...and comes back a little later
+
+    threading.Thread(target=come_back).start()
+    report = drain_stream(services, consumer="test")
+
+    assert report.stored == 2
+    assert statuses(services, ids) == [EventState.stored] * 2
+    assert list_dead_letters(services.redis, services.keys) == []
