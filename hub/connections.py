@@ -16,6 +16,11 @@ EMBEDDED_REDIS_CONFIG = {
 }
 
 
+def as_text(value: bytes | str) -> str:
+    """A Redis reply as text (clients here are made with decode_responses=False)."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def connect(url: str) -> Redis:
     """A client for an external Redis."""
     client: Redis = Redis.from_url(url, decode_responses=False, health_check_interval=30)

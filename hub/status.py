@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from redis import Redis
 from redis.client import Pipeline
 
+from hub.connections import as_text
 from hub.keys import Keys
 from hub.models import utcnow
 
@@ -39,7 +40,7 @@ def read_status(redis: Redis, keys: Keys, event_id: str) -> EventStatus | None:
     raw = redis.hgetall(keys.status(event_id))
     if not raw:
         return None
-    fields = {k.decode(): v.decode() for k, v in raw.items()}
+    fields = {as_text(k): as_text(v) for k, v in raw.items()}
     return EventStatus(
         id=event_id,
         status=EventState(fields["status"]),
@@ -88,7 +89,7 @@ def replay_dead_letters(redis: Redis, keys: Keys, *, event_id: str | None = None
         if event_id is not None and letter.id != event_id:
             continue
         pipe = redis.pipeline(transaction=True)
-        pipe.lrem(keys.dead_letters, 1, raw)
+        pipe.lrem(keys.dead_letters, 1, as_text(raw))
         pipe.hset(keys.status(letter.id), "status", EventState.queued.value)
         pipe.hdel(keys.status(letter.id), "error")
         pipe.xadd(keys.stream, {"id": letter.id, "event": letter.raw})

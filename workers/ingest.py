@@ -117,13 +117,14 @@ def take_batch(
     """Up to `size` entries: first those a dead or stuck consumer left unacknowledged, then new ones."""
     entries: list[Entry] = []
     deliveries: dict[bytes, int] = {}
-    stale = redis.xpending_range(keys.stream, keys.group, min="-", max="+", count=size, idle=claim_idle_ms)
+    stale: Any = redis.xpending_range(keys.stream, keys.group, min="-", max="+", count=size, idle=claim_idle_ms)
     if stale:
         ids = [p["message_id"] for p in stale]
         deliveries = {p["message_id"]: int(p["times_delivered"]) + 1 for p in stale}
-        entries += redis.xclaim(keys.stream, keys.group, consumer, claim_idle_ms, ids)
+        claimed: Any = redis.xclaim(keys.stream, keys.group, consumer, claim_idle_ms, ids)
+        entries += claimed
     if len(entries) < size:
-        fresh = redis.xreadgroup(keys.group, consumer, {keys.stream: ">"}, count=size - len(entries))
+        fresh: Any = redis.xreadgroup(keys.group, consumer, {keys.stream: ">"}, count=size - len(entries))
         for _stream, items in fresh or []:
             entries += items
     return entries, deliveries

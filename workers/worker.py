@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+
 from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
 from rq.job import Job
@@ -28,7 +29,7 @@ class MemhubWorker(SimpleWorker):
         # Signal handlers can only be installed from the main thread; in the embedded hub the
         # process owner handles signals and stops the worker threads itself.
         if threading.current_thread() is threading.main_thread():
-            super()._install_signal_handlers()
+            super()._install_signal_handlers()  # type: ignore[no-untyped-call]
 
 
 class ThreadedWorker(MemhubWorker):

@@ -15,6 +15,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 from redis import Redis
 
+from hub.connections import as_text
 from hub.keys import Keys
 from hub.models import Scope, utcnow
 
@@ -113,7 +114,7 @@ def get_key(redis: Redis, keys: Keys, key_id: str) -> ApiKey | None:
 
 
 def list_keys(redis: Redis, keys: Keys) -> list[ApiKey]:
-    ids = sorted(i.decode() for i in redis.smembers(_index(keys)))
+    ids = sorted(as_text(i) for i in redis.smembers(_index(keys)))
     found = [get_key(redis, keys, i) for i in ids]
     return [k for k in found if k is not None]
 
@@ -137,7 +138,7 @@ def authenticate(redis: Redis, keys: Keys, token: str) -> ApiKey | None:
     key_id = redis.get(_by_hash(keys, digest))
     if key_id is None:
         return None
-    api_key = get_key(redis, keys, key_id.decode())
+    api_key = get_key(redis, keys, as_text(key_id))
     if api_key is None or api_key.revoked_at is not None or not hmac.compare_digest(api_key.key_hash, digest):
         return None
     return api_key

@@ -66,8 +66,10 @@ class Judge(Protocol):
 # Share of the smaller frame's words found in the larger one, from which two frames speak of one attribute:
 # two of three words, or every word of a frame of one or two.
 RELATED = 0.66
-# Share of the larger frame's words matched, from which two statements say the same thing.
-SAME = 0.5
+# Share of the larger frame's words matched, from which two statements say the same thing. "Same" makes
+# the hub fold the newer memory into the older one, so it must be near-certain: at 0.5, memories that
+# differ in one thing ("Avi's desk needs a charger" / "Avi's stroller needs a charger") were folded.
+SAME = 0.9
 
 
 def _matched(small: Iterable[str], large: frozenset[str]) -> int:

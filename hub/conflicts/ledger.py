@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from redis import Redis
 
 from hub.conflicts.judge import Severity
+from hub.connections import as_text
 from hub.keys import Keys
 from hub.models import Scope, utcnow
 
@@ -119,7 +120,8 @@ def get(redis: Redis, keys: Keys, cid: str) -> Conflict | None:
 
 def all_conflicts(redis: Redis, keys: Keys) -> list[Conflict]:
     """Every conflict, newest first."""
-    ids = [i.decode() for i in redis.zrevrange(_index(keys), 0, -1)]
+    members: list[bytes] = redis.zrevrange(_index(keys), 0, -1)  # type: ignore[assignment]
+    ids = [as_text(i) for i in members]
     raws = redis.mget([_key(keys, i) for i in ids]) if ids else []
     return [Conflict.model_validate_json(r) for r in raws if r]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -17,9 +17,13 @@ SPARSE = "bm25"
 # Payload fields that searches filter on; every backend builds a payload index for each.
 KEYWORD_FIELDS = (
     "event_id", "agent", "kind", "scope", "project", "person", "channel", "chat", "session",
-    "confidence", "state", "tier", "related", "subject",
+    "confidence", "state", "tier", "related", "subject", "audience",
 )  # fmt: skip
 FLOAT_FIELDS = ("occurred_ts", "expires_ts", "created_ts")
+
+# `audience` is derived from `private`: qdrant-edge 0.9 reads `MatchValue(True)` as the integer 1,
+# which matches no boolean payload, so a keyword stands in for the flag in filters.
+DIRECT_ONLY = "direct"
 
 
 class SearchMode(StrEnum):
@@ -64,6 +68,9 @@ class MemoryFilter:
     confidences: frozenset[Confidence] | None = None
     occurred_after: datetime | None = None
     occurred_before: datetime | None = None
+    related: frozenset[str] | None = None  # names at least one of these entities
+    # A search from a group chat: memories private to direct conversations stay out.
+    exclude_private: bool = False
     # Listings by their owner (export, `GET /v1/memories`) see every scope; searches never set this.
     all_scopes: bool = False
 
@@ -75,6 +82,10 @@ class SearchQuery:
     filter: MemoryFilter
     limit: int = 10
     mode: SearchMode = SearchMode.hybrid
+    # Half-life of the recency boost: a memory this old gets half the boost of one from `filter.now`.
+    recency: timedelta | None = None
+    # MMR: 0 ranks by relevance alone, 1 by novelty alone; None leaves near-duplicates in place.
+    diversity: float | None = None
 
 
 def prefetch_limit(limit: int) -> int:
@@ -101,6 +112,8 @@ def to_payload(memory: Memory) -> dict[str, Any]:
     payload["created_ts"] = memory.created_at.timestamp()
     if memory.expires_at is not None:
         payload["expires_ts"] = memory.expires_at.timestamp()
+    if memory.private:
+        payload["audience"] = DIRECT_ONLY
     return payload
 
 

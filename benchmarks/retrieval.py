@@ -1,0 +1,229 @@
+"""Retrieval quality on the project's own set, through the real pipeline, in one run.
+
+    python -m benchmarks.retrieval [--redis-url redis://127.0.0.1:6379/14]
+
+The set (benchmarks/data/retrieval/) was written for memhub: a year of a family's personal-assistant
+sessions, as the memories six agents published (WhatsApp, Telegram, web, email, CLI, a kitchen
+speaker), and questions that paraphrase what the owner would ask, each with its evidence labelled.
+Some facts changed during the year: the newer version names the one it `updates`, the question's
+evidence is the newest version and `older_versions` lists the rest. A third of the questions
+(`split: heldout`) were never looked at while the retriever was tuned.
+
+1. Every memory is published with RedisPublisher as its agent, on its channel, with the time it
+   happened; a newer version is published in a later wave (a `correction` when it says so), after
+   the version it replaces is stored, as it would be in real life.
+2. The real drain job embeds, writes and reviews them (the write-time review may supersede an old
+   version, or merge a restatement).
+3. The real Retriever answers every question in each setting; recall@5, recall@10 and MRR (at 10)
+   are averaged over questions, with search latency (query embedding included).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.common import open_redis
+from clients import RedisPublisher
+from clients.events import build_event
+from hub.embedding import Embedder
+from hub.search import Retriever
+from hub.services import Services, build_services
+from hub.settings import Settings
+from hub.status import read_status
+from hub.store.base import SearchMode
+from workers.ingest import drain_stream
+
+DATA = Path(__file__).parent / "data" / "retrieval"
+LIMIT = 10
+EVENT_FIELDS = ("kind", "scope", "project", "person", "chat", "session", "occurred_at", "confidence",
+                "related", "private")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    mode: SearchMode = SearchMode.hybrid
+    options: dict[str, Any] = field(default_factory=dict)  # more keyword arguments of Retriever.search
+
+
+SETTINGS = (
+    Setting("dense", SearchMode.dense),
+    Setting("bm25", SearchMode.sparse),
+    Setting("hybrid"),
+)
+DEFAULT = "hybrid"
+
+
+def load(name: str) -> list[dict[str, Any]]:
+    with (DATA / name).open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def waves(memories: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Memories grouped by how many older versions they replace: originals first."""
+    by_key = {m["id"]: m for m in memories}
+
+    def depth(memory: dict[str, Any]) -> int:
+        return 0 if "updates" not in memory else 1 + depth(by_key[memory["updates"]])
+
+    grouped: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for memory in memories:
+        grouped[depth(memory)].append(memory)
+    return [grouped[d] for d in sorted(grouped)]
+
+
+def ingest(services: Services, memories: list[dict[str, Any]]) -> dict[str, str]:
+    """Publish and drain every memory, wave by wave; the memory id each set id ended up as."""
+    settings, redis = services.settings, services.redis
+    publishers: dict[tuple[str, str], RedisPublisher] = {}
+    event_ids: dict[str, str] = {}
+    for wave in waves(memories):
+        for memory in wave:
+            agent, channel = memory["agent"], memory["channel"]
+            publisher = publishers.setdefault((agent, channel), RedisPublisher(
+                redis, agent=agent, channel=channel, prefix=settings.redis_prefix, queue_name=settings.queue_name
+            ))  # fmt: skip
+            fields = {k: memory[k] for k in EVENT_FIELDS if k in memory}
+            event = build_event(memory["text"], agent=agent, channel=channel, id=f"retrieval:{memory['id']}",
+                                **fields)  # fmt: skip
+            event_ids[memory["id"]] = publisher.publish_many([event])[0]
+        drain_stream(services, consumer="retrieval-benchmark", max_batches=10_000)
+    stored: dict[str, str] = {}
+    for key, event_id in event_ids.items():
+        status = read_status(redis, services.keys, event_id)
+        if status is None or status.memory_id is None:
+            raise RuntimeError(f"{key} was not stored: {status}")
+        stored[key] = status.memory_id
+    return stored
+
+
+@dataclass
+class Outcome:
+    """One setting's answers: per question, the rank (1-based) of each evidence memory, or None."""
+
+    ranks: dict[str, list[int | None]] = field(default_factory=dict)
+    first: dict[str, int | None] = field(default_factory=dict)
+    seconds: list[float] = field(default_factory=list)
+    newest_first: dict[str, bool] = field(default_factory=dict)
+
+
+def ask(retriever: Retriever, ids: dict[str, str], questions: list[dict[str, Any]], setting: Setting) -> Outcome:
+    outcome = Outcome()
+    for q in questions:
+        start = time.perf_counter()
+        hits = retriever.search(q["question"], project=q.get("project"), person=q.get("person"), limit=LIMIT,
+                                mode=setting.mode, **setting.options)  # fmt: skip
+        outcome.seconds.append(time.perf_counter() - start)
+        order = {hit.memory.id: rank for rank, hit in enumerate(hits, 1)}
+        ranks = [order.get(ids[key]) for key in q["evidence"]]
+        outcome.ranks[q["id"]] = ranks
+        outcome.first[q["id"]] = min((r for r in ranks if r is not None), default=None)
+        if "older_versions" in q:
+            newest = ranks[0]
+            olds = [order.get(ids[key]) if ids[key] != ids[q["evidence"][0]] else newest
+                    for key in q["older_versions"]]  # fmt: skip
+            # The newest version must be found, and rank above every old version still returned;
+            # an old version merged into the newest one (one memory) counts as a failure.
+            outcome.newest_first[q["id"]] = newest is not None and all(
+                old is None or (old > newest and ids[old_key] != ids[q["evidence"][0]])
+                for old, old_key in zip(olds, q["older_versions"], strict=True)
+            )
+    return outcome
+
+
+def recall(outcome: Outcome, questions: list[dict[str, Any]], k: int) -> float:
+    return float(np.mean([
+        sum(1 for r in outcome.ranks[q["id"]] if r is not None and r <= k) / len(q["evidence"]) for q in questions
+    ]))  # fmt: skip
+
+
+def mrr(outcome: Outcome, questions: list[dict[str, Any]]) -> float:
+    return float(np.mean([1 / r if (r := outcome.first[q["id"]]) else 0.0 for q in questions]))
+
+
+@dataclass
+class Report:
+    memories: int
+    questions: list[dict[str, Any]]
+    outcomes: dict[str, Outcome]
+    encode_one: float
+
+    def split(self, name: str) -> list[dict[str, Any]]:
+        return [q for q in self.questions if q["split"] == name]
+
+    def scores(self, setting: str, split: str | None = None) -> dict[str, float]:
+        qs = self.split(split) if split else self.questions
+        outcome = self.outcomes[setting]
+        return {"r5": recall(outcome, qs, 5), "r10": recall(outcome, qs, 10), "mrr": mrr(outcome, qs)}
+
+    def newest_first(self, setting: str = DEFAULT) -> tuple[int, int]:
+        verdicts = self.outcomes[setting].newest_first
+        return sum(verdicts.values()), len(verdicts)
+
+    def lines(self) -> Iterator[str]:
+        dev, held = len(self.split("dev")), len(self.split("heldout"))
+        yield (f"{self.memories} memories, {len(self.questions)} questions ({dev} dev, {held} held out); "
+               f"limit {LIMIT}; encode one query p50 {self.encode_one * 1000:.1f} ms")  # fmt: skip
+        yield f"{'setting':<16}{'all: R@5':>9}{'R@10':>7}{'MRR':>7}   {'held out: R@5':>13}{'R@10':>7}{'MRR':>7}   {'p50 ms':>7}{'p95 ms':>7}"
+        for name, outcome in self.outcomes.items():
+            a, h = self.scores(name), self.scores(name, "heldout")
+            p50, p95 = (float(np.percentile(outcome.seconds, q)) * 1000 for q in (50, 95))
+            yield (f"{name:<16}{a['r5']:>9.3f}{a['r10']:>7.3f}{a['mrr']:>7.3f}   {h['r5']:>13.3f}{h['r10']:>7.3f}"
+                   f"{h['mrr']:>7.3f}   {p50:>7.1f}{p95:>7.1f}")  # fmt: skip
+        newest, total = self.newest_first()
+        yield f"updated facts: newest ranked above old in {newest}/{total} ({DEFAULT})"
+
+
+def run(services: Services, settings: tuple[Setting, ...] = SETTINGS) -> Report:
+    memories, questions = load("memories.jsonl"), load("questions.jsonl")
+    ids = ingest(services, memories)
+    retriever = services.retriever
+    question = questions[0]["question"]
+    retriever.embedder.encode_one(question)  # warm-up
+    encode_one = statistics.median(
+        [_timed(lambda: retriever.embedder.encode_one(question)) for _ in range(50)]
+    )
+    outcomes = {s.name: ask(retriever, ids, questions, s) for s in settings}
+    return Report(len(memories), questions, outcomes, encode_one)
+
+
+def _timed(fn: Any) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--redis-url", help="a Redis to use (it is flushed); default: an embedded one")
+    args = parser.parse_args()
+    redis, redis_url, server = open_redis(args.redis_url)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            settings = Settings(data_dir=Path(tmp), redis_url=redis_url)
+            services = build_services(settings, redis, embedder=Embedder(expected_sha256=settings.model_sha256))
+            try:
+                report = run(services)
+            finally:
+                services.close()
+        for line in report.lines():
+            print(line)
+    finally:
+        redis.flushdb()
+        if server:
+            server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
