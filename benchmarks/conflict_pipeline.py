@@ -40,11 +40,25 @@ def main() -> None:
         services = build_services(settings, redis, embedder=Embedder(expected_sha256=settings.model_sha256))
         wa = RedisPublisher(redis, agent="wa-assistant", channel="whatsapp")
         tg = RedisPublisher(redis, agent="tg-assistant", channel="telegram")
-        firsts = wa.publish_many([build_event(p["a"], agent="wa-assistant", channel="whatsapp", scope="project",
-                                              project=p["id"]) for p in pairs])  # fmt: skip
+        firsts = wa.publish_many(
+            [
+                build_event(
+                    p["a"], agent="wa-assistant", channel="whatsapp", scope="project", project=p["id"]
+                )
+                for p in pairs
+            ]
+        )
         drain_stream(services, consumer="bench", max_batches=1_000)
-        seconds = [tg.publish_many([build_event(p["b"], agent="tg-assistant", channel="telegram",
-                                                scope="project", project=p["id"])])[0] for p in pairs]  # fmt: skip
+        seconds = [
+            tg.publish_many(
+                [
+                    build_event(
+                        p["b"], agent="tg-assistant", channel="telegram", scope="project", project=p["id"]
+                    )
+                ]
+            )[0]
+            for p in pairs
+        ]
         drain_stream(services, consumer="bench", max_batches=1_000)
 
         flagged: dict[frozenset[str], str] = {
@@ -70,10 +84,14 @@ def main() -> None:
         server.shutdown()
     precision, recall = tp / max(tp + fp, 1), tp / max(tp + fn, 1)
     f1 = 2 * precision * recall / max(precision + recall, 1e-9)
-    print(f"pairs {len(pairs)}: conflict precision {precision:.3f}  recall {recall:.3f}  F1 {f1:.3f}  "
-          f"(tp {tp}, fp {fp}, fn {fn}); severity right on {severity_ok}/{tp}")  # fmt: skip
-    print(f"paraphrases: {flagged_same}/{same_total} wrongly flagged as conflicts, "
-          f"{merged_same}/{same_total} merged into one memory")  # fmt: skip
+    print(
+        f"pairs {len(pairs)}: conflict precision {precision:.3f}  recall {recall:.3f}  F1 {f1:.3f}  "
+        f"(tp {tp}, fp {fp}, fn {fn}); severity right on {severity_ok}/{tp}"
+    )
+    print(
+        f"paraphrases: {flagged_same}/{same_total} wrongly flagged as conflicts, "
+        f"{merged_same}/{same_total} merged into one memory"
+    )
 
 
 if __name__ == "__main__":

@@ -53,8 +53,9 @@ def bench_ingest(settings: Settings, redis: Redis, embedder: Embedder, n: int) -
     raw_seconds = timed(lambda: embedder.encode(texts, batch_size=settings.ingest_batch_size))
     services = build_services(settings, redis, embedder=embedder)
     try:
-        publisher = RedisPublisher(redis, agent="bench", channel="cli", prefix=settings.redis_prefix,
-                                   queue_name=settings.queue_name)  # fmt: skip
+        publisher = RedisPublisher(
+            redis, agent="bench", channel="cli", prefix=settings.redis_prefix, queue_name=settings.queue_name
+        )
         ids = publisher.publish_many([build_event(t, agent="bench", channel="cli") for t in texts])
         ingest_seconds = timed(
             lambda: run_worker(services, burst=True, sweep_interval=3600, logging_level="WARNING")
@@ -103,11 +104,21 @@ def fill_store(store: EdgeStore, embedder: Embedder, sparse: SparseEncoder, tota
         scope = [Scope.global_, Scope.project, Scope.person][i % 3]
         text = f"{pool[j]} (variant {i})"
         memory = Memory(
-            id=f"00000000-0000-4000-8000-{i:012d}", event_id=f"bench-{i}", text=text, agent=f"agent-{i % 4}",
-            kind="fact", scope=scope, project=f"project-{i % 50}" if scope is Scope.project else None,
-            person=PEOPLE[i % len(PEOPLE)] if scope is Scope.person else None, occurred_at=now,
-            confidence="medium", state=State.active, tier=Tier.episodic, created_at=now, last_verified=now,
-        )  # fmt: skip
+            id=f"00000000-0000-4000-8000-{i:012d}",
+            event_id=f"bench-{i}",
+            text=text,
+            agent=f"agent-{i % 4}",
+            kind="fact",
+            scope=scope,
+            project=f"project-{i % 50}" if scope is Scope.project else None,
+            person=PEOPLE[i % len(PEOPLE)] if scope is Scope.person else None,
+            occurred_at=now,
+            confidence="medium",
+            state=State.active,
+            tier=Tier.episodic,
+            created_at=now,
+            last_verified=now,
+        )
         batch.append(MemoryPoint(memory=memory, dense=vector.tolist(), sparse=sparse.document(text)))
         if len(batch) == 2000:
             store.upsert(batch)
@@ -154,8 +165,9 @@ def main() -> None:
         )
 
         redis.flushdb()
-        services = build_services(Settings(data_dir=Path(tmp) / "idle", redis_url=redis_url), redis,
-                                  embedder=embedder)  # fmt: skip
+        services = build_services(
+            Settings(data_dir=Path(tmp) / "idle", redis_url=redis_url), redis, embedder=embedder
+        )
         lat = bench_publish_to_searchable(services, singles)
         print(
             f"publish-to-searchable, single events on an idle hub (n={singles}): "

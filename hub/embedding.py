@@ -68,9 +68,12 @@ class Embedder:
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
         vectors = self.model.encode(
-            list(texts), batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
+            list(texts),
+            batch_size=batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
             show_progress_bar=False,
-        )  # fmt: skip
+        )
         return np.asarray(vectors, dtype=np.float32)
 
     def encode_one(self, text: str) -> list[float]:

@@ -58,9 +58,15 @@ def read_statuses(redis: Redis, keys: Keys, event_ids: list[str]) -> list[EventS
     for event_id, raw in zip(event_ids, pipe.execute(), strict=True):
         fields = {k.decode(): v.decode() for k, v in raw.items()}
         found.append(
-            EventStatus(id=event_id, status=EventState(fields["status"]), memory_id=fields.get("memory_id"),
-                        error=fields.get("error")) if fields else None
-        )  # fmt: skip
+            EventStatus(
+                id=event_id,
+                status=EventState(fields["status"]),
+                memory_id=fields.get("memory_id"),
+                error=fields.get("error"),
+            )
+            if fields
+            else None
+        )
     return found
 
 

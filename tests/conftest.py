@@ -135,8 +135,11 @@ def make_publisher(hub: EmbeddedHub) -> Callable[..., RedisPublisher]:
     def factory(agent: str, channel: str | None = None) -> RedisPublisher:
         settings = hub.services.settings
         return RedisPublisher(
-            hub.services.redis, agent=agent, channel=channel,
-            prefix=settings.redis_prefix, queue_name=settings.queue_name,
-        )  # fmt: skip
+            hub.services.redis,
+            agent=agent,
+            channel=channel,
+            prefix=settings.redis_prefix,
+            queue_name=settings.queue_name,
+        )
 
     return factory

@@ -16,8 +16,11 @@ ADMIN = "operator-admin-key"
 def memhub(*args: str, url: str) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "hub.cli", *args, "--url", url, "--admin-key", ADMIN],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -38,8 +38,9 @@ def get_principal(request: Request, services: ServicesDep) -> Principal:
         return Principal.owner()
     api_key = authenticate(services.redis, services.keys, token)
     if api_key is None:
-        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "unknown or revoked API key",
-                            headers={"WWW-Authenticate": "Bearer"})  # fmt: skip
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED, "unknown or revoked API key", headers={"WWW-Authenticate": "Bearer"}
+        )
     wait = retry_after(services.redis, services.keys, api_key.id, per_minute=settings.rate_limit_per_minute)
     if wait is not None:
         raise HTTPException(

@@ -34,7 +34,9 @@ def cmd_keys(args: argparse.Namespace) -> int:
         for name in ("scopes", "projects", "persons", "channels"):
             if value := getattr(args, name):
                 grants[name] = value.split(",")
-        created = _call(args, "POST", "/v1/keys", json={"agent": args.agent, "grants": grants, "admin": args.admin})
+        created = _call(
+            args, "POST", "/v1/keys", json={"agent": args.agent, "grants": grants, "admin": args.admin}
+        )
         print(json.dumps(created["key"], indent=2))
         print(f"token (shown once, stored only as a hash): {created['token']}")
     elif args.action == "list":
@@ -71,7 +73,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     create.add_argument("--scopes", help="comma-separated: global,project,person,temporary (default all)")
     create.add_argument("--projects", help="comma-separated project names (default all)")
     create.add_argument("--persons", help="comma-separated person names (default all)")
-    create.add_argument("--channels", help="comma-separated channels it publishes and asks from (default all)")
+    create.add_argument(
+        "--channels", help="comma-separated channels it publishes and asks from (default all)"
+    )
     create.add_argument("--read-only", action="store_true")
     create.add_argument("--write-only", action="store_true")
     create.add_argument("--admin", action="store_true", help="may manage keys")

@@ -28,7 +28,9 @@ class Grants(BaseModel):
     scopes: list[Scope] = Field(default_factory=lambda: list(Scope))
     projects: list[str] = Field(default_factory=lambda: [ANY])
     persons: list[str] = Field(default_factory=lambda: [ANY])
-    channels: list[str] = Field(default_factory=lambda: [ANY], description="Channels it may publish and ask from.")
+    channels: list[str] = Field(
+        default_factory=lambda: [ANY], description="Channels it may publish and ask from."
+    )
     read: bool = True
     write: bool = True
 
@@ -36,10 +38,7 @@ class Grants(BaseModel):
     def unrestricted(self) -> bool:
         """Sees everything the owner sees: may use the owner-level routes (ledger, promotions, pages)."""
         return (
-            set(self.scopes) == set(Scope)
-            and self.projects == [ANY]
-            and self.persons == [ANY]
-            and self.read
+            set(self.scopes) == set(Scope) and self.projects == [ANY] and self.persons == [ANY] and self.read
         )
 
     def allows_project(self, project: str | None) -> bool:
@@ -87,12 +86,15 @@ def _index(keys: Keys) -> str:
     return f"{keys.prefix}:apikeys"
 
 
-def create_key(redis: Redis, keys: Keys, *, agent: str, grants: Grants, admin: bool = False) -> tuple[ApiKey, str]:
+def create_key(
+    redis: Redis, keys: Keys, *, agent: str, grants: Grants, admin: bool = False
+) -> tuple[ApiKey, str]:
     """A new key for `agent`; the token is returned once and never stored."""
     key_id = secrets.token_hex(6)
     token = f"mh_{key_id}_{secrets.token_urlsafe(32)}"
-    api_key = ApiKey(id=key_id, agent=agent, admin=admin, grants=grants, created_at=utcnow(),
-                     key_hash=token_hash(token))  # fmt: skip
+    api_key = ApiKey(
+        id=key_id, agent=agent, admin=admin, grants=grants, created_at=utcnow(), key_hash=token_hash(token)
+    )
     pipe = redis.pipeline(transaction=True)
     pipe.set(_key(keys, key_id), _dump(api_key))
     pipe.set(_by_hash(keys, api_key.key_hash), key_id)

@@ -53,9 +53,13 @@ class Principal:
             if not g.write:
                 raise Forbidden(f"key {self.key_id} may not write")
             if event.scope not in g.scopes:
-                raise Forbidden(f"{where}.scope: key {self.key_id} may not write {event.scope.value} memories")
+                raise Forbidden(
+                    f"{where}.scope: key {self.key_id} may not write {event.scope.value} memories"
+                )
             if not g.allows_project(event.project):
-                raise Forbidden(f"{where}.project: key {self.key_id} may not write to project {event.project!r}")
+                raise Forbidden(
+                    f"{where}.project: key {self.key_id} may not write to project {event.project!r}"
+                )
             if not g.allows_person(event.person):
                 raise Forbidden(f"{where}.person: key {self.key_id} may not write about {event.person!r}")
             if not g.allows_channel(event.channel):
@@ -63,12 +67,19 @@ class Principal:
 
     def require_agent_at(self, where: str, agent: str) -> None:
         if self.agent is not None and agent != self.agent:
-            raise Forbidden(f"{where}.agent: this key belongs to {self.agent!r}; it cannot publish as {agent!r}")
+            raise Forbidden(
+                f"{where}.agent: this key belongs to {self.agent!r}; it cannot publish as {agent!r}"
+            )
 
     def readable_scopes(
-        self, *, agent: str, channel: str | None, project: str | None, person: str | None,
+        self,
+        *,
+        agent: str,
+        channel: str | None,
+        project: str | None,
+        person: str | None,
         scopes: Iterable[Scope] | None,
-    ) -> frozenset[Scope] | None:  # fmt: skip
+    ) -> frozenset[Scope] | None:
         """The scopes a search may return (None: all), or Forbidden naming the grant it lacks."""
         self.require_agent(agent)
         if self.admin:

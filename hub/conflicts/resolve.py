@@ -23,10 +23,18 @@ def supersede(store: MemoryStore, *, loser: str, winner: str, by: str, note: str
     if memory.state is State.superseded and memory.superseded_by == winner:
         return True
     change = Change(
-        at=utcnow(), action="superseded", by=by, note=note,
-        changes={"state": [memory.state.value, State.superseded.value], "superseded_by": [memory.superseded_by, winner]},
-    )  # fmt: skip
-    store.update(loser, {"state": State.superseded, "superseded_by": winner, "history": [*memory.history, change]})
+        at=utcnow(),
+        action="superseded",
+        by=by,
+        note=note,
+        changes={
+            "state": [memory.state.value, State.superseded.value],
+            "superseded_by": [memory.superseded_by, winner],
+        },
+    )
+    store.update(
+        loser, {"state": State.superseded, "superseded_by": winner, "history": [*memory.history, change]}
+    )
     return True
 
 

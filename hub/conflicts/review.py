@@ -38,8 +38,14 @@ def statement(memory: Memory) -> Statement:
 
 
 def side(memory: Memory) -> Side:
-    return Side(memory_id=memory.id, text=memory.text, agent=memory.agent, channel=memory.channel,
-                source=memory.source, occurred_at=memory.occurred_at)  # fmt: skip
+    return Side(
+        memory_id=memory.id,
+        text=memory.text,
+        agent=memory.agent,
+        channel=memory.channel,
+        source=memory.source,
+        occurred_at=memory.occurred_at,
+    )
 
 
 def order(memory: Memory) -> tuple[float, float, str]:
@@ -67,17 +73,26 @@ class Reviewer:
 
     def candidates(self, memory: Memory, point: MemoryPoint) -> list[Memory]:
         flt = MemoryFilter(
-            now=utcnow(), project=memory.project, person=memory.person,
+            now=utcnow(),
+            project=memory.project,
+            person=memory.person,
             states=frozenset({State.active, State.stale}),
-        )  # fmt: skip
-        query = SearchQuery(dense=point.dense, sparse=point.sparse, filter=flt,
-                            limit=self.settings.conflict_candidates + 1, mode=SearchMode.dense)  # fmt: skip
+        )
+        query = SearchQuery(
+            dense=point.dense,
+            sparse=point.sparse,
+            filter=flt,
+            limit=self.settings.conflict_candidates + 1,
+            mode=SearchMode.dense,
+        )
         hits = self.store.search(query)
         mine = order(memory)
         return [
             h.memory
             for h in hits
-            if h.memory.id != memory.id and h.score >= self.settings.conflict_min_similarity and order(h.memory) < mine
+            if h.memory.id != memory.id
+            and h.score >= self.settings.conflict_min_similarity
+            and order(h.memory) < mine
         ]
 
     def _review_one(self, memory: Memory, point: MemoryPoint, outcome: ReviewOutcome) -> None:
@@ -97,21 +112,33 @@ class Reviewer:
         known = {s.event_id for s in older.sightings}
         fresh = [s for s in newer.sightings if s.event_id not in known]
         if fresh:
-            change = Change(at=utcnow(), action="reinforced", by=newer.agent,
-                            note=f"restated by {newer.agent} on {newer.channel or 'an unknown channel'}: {newer.text}",
-                            changes={"sightings": [len(older.sightings), len(older.sightings) + len(fresh)]})  # fmt: skip
-            self.store.update(older.id, {
-                "sightings": [*older.sightings, *fresh],
-                "last_verified": max(older.last_verified, newer.created_at),
-                "history": [*older.history, change],
-            })  # fmt: skip
+            change = Change(
+                at=utcnow(),
+                action="reinforced",
+                by=newer.agent,
+                note=f"restated by {newer.agent} on {newer.channel or 'an unknown channel'}: {newer.text}",
+                changes={"sightings": [len(older.sightings), len(older.sightings) + len(fresh)]},
+            )
+            self.store.update(
+                older.id,
+                {
+                    "sightings": [*older.sightings, *fresh],
+                    "last_verified": max(older.last_verified, newer.created_at),
+                    "history": [*older.history, change],
+                },
+            )
         self.store.delete([newer.id])
 
     def _apply_explicit_corrections(self, correction: Memory) -> None:
         """A correction that names the memories it corrects (in `related`) supersedes them at once."""
         for target in self.store.get([r for r in correction.related if r != correction.id]):
-            supersede(self.store, loser=target.id, winner=correction.id, by=correction.agent,
-                      note=f"corrected by the owner: {correction.text}")  # fmt: skip
+            supersede(
+                self.store,
+                loser=target.id,
+                winner=correction.id,
+                by=correction.agent,
+                note=f"corrected by the owner: {correction.text}",
+            )
 
     def _conflict(self, older: Memory, newer: Memory, judgement: Judgement) -> Conflict:
         cid = ledger.conflict_id(older.id, newer.id)
@@ -120,11 +147,21 @@ class Reviewer:
             a, b = side(older), side(newer)
             now = utcnow()
             conflict = Conflict(
-                id=cid, memory_ids=[a.memory_id, b.memory_id], statements=[a.text, b.text],
-                agents=[a.agent, b.agent], channels=[a.channel, b.channel], sources=[a.source, b.source],
-                severity=judgement.severity or "medium", reason=judgement.reason, scope=newer.scope,
-                project=newer.project, person=newer.person, proposal=newer.id, created_at=now, updated_at=now,
-            )  # fmt: skip
+                id=cid,
+                memory_ids=[a.memory_id, b.memory_id],
+                statements=[a.text, b.text],
+                agents=[a.agent, b.agent],
+                channels=[a.channel, b.channel],
+                sources=[a.source, b.source],
+                severity=judgement.severity or "medium",
+                reason=judgement.reason,
+                scope=newer.scope,
+                project=newer.project,
+                person=newer.person,
+                proposal=newer.id,
+                created_at=now,
+                updated_at=now,
+            )
             ledger.record(self.redis, self.keys, conflict)
         if conflict.open:
             self._apply_policy(conflict, newer)
@@ -132,9 +169,23 @@ class Reviewer:
 
     def _apply_policy(self, conflict: Conflict, newer: Memory) -> None:
         if newer.kind is Kind.correction:
-            resolve(self.redis, self.keys, self.store, conflict, keep=newer.id, by=newer.agent,
-                    note="the owner corrected this; the correction supersedes the old memory")  # fmt: skip
+            resolve(
+                self.redis,
+                self.keys,
+                self.store,
+                conflict,
+                keep=newer.id,
+                by=newer.agent,
+                note="the owner corrected this; the correction supersedes the old memory",
+            )
         elif conflict.severity.value in self.settings.conflict_auto_resolve:
-            resolve(self.redis, self.keys, self.store, conflict, keep=newer.id, by="hub",
-                    note=f"{conflict.severity.value} severity: resolved automatically, the newer statement wins",
-                    status=ConflictStatus.auto_resolved)  # fmt: skip
+            resolve(
+                self.redis,
+                self.keys,
+                self.store,
+                conflict,
+                keep=newer.id,
+                by="hub",
+                note=f"{conflict.severity.value} severity: resolved automatically, the newer statement wins",
+                status=ConflictStatus.auto_resolved,
+            )

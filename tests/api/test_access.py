@@ -22,8 +22,9 @@ CHANNELS = ["whatsapp", "telegram"]
 
 @pytest.fixture
 def secured(make_services: Callable[..., Services]) -> Iterator[tuple[TestClient, EmbeddedHub]]:
-    hub = EmbeddedHub(services=make_services(auth=True, admin_key=ADMIN, rate_limit_per_minute=10_000),
-                      redis_server=None)  # fmt: skip
+    hub = EmbeddedHub(
+        services=make_services(auth=True, admin_key=ADMIN, rate_limit_per_minute=10_000), redis_server=None
+    )
     hub.start_workers(1, sweep_interval=0.5)
     with TestClient(create_app(hub.services)) as client:
         yield client, hub
@@ -65,7 +66,9 @@ def test_only_the_admin_manages_keys(secured: tuple[TestClient, EmbeddedHub]) ->
     assert token.encode() not in stored  # kept hashed only
 
 
-def test_an_agent_cannot_publish_as_another_or_outside_its_grants(secured: tuple[TestClient, EmbeddedHub]) -> None:
+def test_an_agent_cannot_publish_as_another_or_outside_its_grants(
+    secured: tuple[TestClient, EmbeddedHub],
+) -> None:
     api, hub = secured
     token, _ = new_key(api, "wa", scopes=["global", "project"], projects=["kitchen"], channels=["whatsapp"])
     event = {"text": "Dana prefers green tea", "agent": "wa", "channel": "whatsapp"}
@@ -83,15 +86,23 @@ def test_an_agent_cannot_publish_as_another_or_outside_its_grants(secured: tuple
     assert api.post("/v1/events", json={"events": [event]}, headers=as_key(token)).status_code == 202
 
 
-def test_access_matrix_never_returns_a_memory_outside_its_grants(secured: tuple[TestClient, EmbeddedHub]) -> None:
+def test_access_matrix_never_returns_a_memory_outside_its_grants(
+    secured: tuple[TestClient, EmbeddedHub],
+) -> None:
     api, hub = secured
     # The owner's memories: every scope, project, person and channel.
     memories = [{"text": "The family car is a grey Mazda", "scope": "global"}]
-    memories += [{"text": f"The {p} project budget is tight this month", "scope": "project", "project": p}
-                 for p in PROJECTS]  # fmt: skip
-    memories += [{"text": f"{n} has a dentist appointment next week", "scope": "person", "person": n} for n in PERSONS]
-    memories += [{"text": f"{n}'s parking spot is free today", "scope": "temporary", "person": n, "ttl_seconds": 600}
-                 for n in PERSONS]  # fmt: skip
+    memories += [
+        {"text": f"The {p} project budget is tight this month", "scope": "project", "project": p}
+        for p in PROJECTS
+    ]
+    memories += [
+        {"text": f"{n} has a dentist appointment next week", "scope": "person", "person": n} for n in PERSONS
+    ]
+    memories += [
+        {"text": f"{n}'s parking spot is free today", "scope": "temporary", "person": n, "ttl_seconds": 600}
+        for n in PERSONS
+    ]
     events = [{**m, "agent": "owner", "channel": CHANNELS[i % 2]} for i, m in enumerate(memories)]
     ids = api.post("/v1/events", json={"events": events}, headers=as_key(ADMIN)).json()["ids"]
     for event_id in ids:
@@ -103,8 +114,12 @@ def test_access_matrix_never_returns_a_memory_outside_its_grants(secured: tuple[
 
             time.sleep(0.05)
         assert status["status"] == "stored"
-    stored = {m.id: m for m in hub.services.store.get([api.get(f"/v1/events/{i}", headers=as_key(ADMIN))
-                                                        .json()["memory_id"] for i in ids])}  # fmt: skip
+    stored = {
+        m.id: m
+        for m in hub.services.store.get(
+            [api.get(f"/v1/events/{i}", headers=as_key(ADMIN)).json()["memory_id"] for i in ids]
+        )
+    }
     assert len(stored) == len(memories)
 
     grant_sets = [
@@ -112,23 +127,39 @@ def test_access_matrix_never_returns_a_memory_outside_its_grants(secured: tuple[
         {"scopes": ["global"]},
         {"scopes": ["global", "project"], "projects": ["kitchen"]},
         {"scopes": ["person", "temporary"], "persons": ["Dana"]},
-        {"scopes": ["global", "project", "person", "temporary"], "projects": ["garden"], "persons": ["Yossi"],
-         "channels": ["telegram"]},
+        {
+            "scopes": ["global", "project", "person", "temporary"],
+            "projects": ["garden"],
+            "persons": ["Yossi"],
+            "channels": ["telegram"],
+        },
         {"read": False},
-    ]  # fmt: skip
+    ]
     returned_total = 0
     for n, grants in enumerate(grant_sets):
         agent = f"agent-{n}"
         token, granted = new_key(api, agent, **grants)
         caller = Principal(agent=agent, grants=granted, key_id=token)
-        for channel, project, person in itertools.product([None, *CHANNELS], [None, *PROJECTS], [None, *PERSONS]):
-            body = {"query": "budget dentist car parking", "agent": agent, "channel": channel, "project": project,
-                    "person": person, "limit": 100}  # fmt: skip
-            response = api.post("/v1/search", json={k: v for k, v in body.items() if v}, headers=as_key(token))
+        for channel, project, person in itertools.product(
+            [None, *CHANNELS], [None, *PROJECTS], [None, *PERSONS]
+        ):
+            body = {
+                "query": "budget dentist car parking",
+                "agent": agent,
+                "channel": channel,
+                "project": project,
+                "person": person,
+                "limit": 100,
+            }
+            response = api.post(
+                "/v1/search", json={k: v for k, v in body.items() if v}, headers=as_key(token)
+            )
             allowed = (
-                granted.read and granted.allows_channel(channel) and granted.allows_project(project)
+                granted.read
+                and granted.allows_channel(channel)
+                and granted.allows_project(project)
                 and granted.allows_person(person)
-            )  # fmt: skip
+            )
             assert response.status_code == (200 if allowed else 403), (grants, body, response.text)
             if not allowed:
                 continue

