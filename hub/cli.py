@@ -12,7 +12,9 @@ from hub.settings import Settings, get_settings
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    overrides = {k: v for k, v in {"data_dir": args.data_dir, "port": getattr(args, "port", None)}.items() if v}
+    overrides = {
+        k: v for k, v in {"data_dir": args.data_dir, "port": getattr(args, "port", None)}.items() if v
+    }
     base = get_settings()
     return base.model_copy(update=overrides) if overrides else base
 
@@ -58,7 +60,10 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     if not settings.redis_url:
-        print("memhub worker: set MEMHUB_REDIS_URL (and MEMHUB_QDRANT_URL to share a Qdrant server)", file=sys.stderr)
+        print(
+            "memhub worker: set MEMHUB_REDIS_URL (and MEMHUB_QDRANT_URL to share a Qdrant server)",
+            file=sys.stderr,
+        )
         return 2
     services = build_services(settings, connect(settings.redis_url))
     try:

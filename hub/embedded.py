@@ -35,7 +35,10 @@ class EmbeddedHub:
         for i in range(count):
             worker = make_worker(self.services, threaded=True)
             thread = threading.Thread(
-                target=worker.work, kwargs={"logging_level": "WARNING"}, name=f"memhub-worker-{i}", daemon=True
+                target=worker.work,
+                kwargs={"logging_level": "WARNING"},
+                name=f"memhub-worker-{i}",
+                daemon=True,
             )
             self.workers.append(worker)
             self.threads.append(thread)

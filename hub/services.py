@@ -39,7 +39,9 @@ class Services:
 
     @property
     def reviewer(self) -> Reviewer:
-        return Reviewer(store=self.store, redis=self.redis, keys=self.keys, settings=self.settings, judge=self.judge)
+        return Reviewer(
+            store=self.store, redis=self.redis, keys=self.keys, settings=self.settings, judge=self.judge
+        )
 
     @property
     def retriever(self) -> Retriever:
@@ -62,7 +64,9 @@ def ensure_stream(redis: Redis, keys: Keys) -> None:
 
 
 def load_embedder(settings: Settings) -> Embedder:
-    return Embedder(settings.model_path, expected_sha256=settings.model_sha256, threads=settings.torch_threads)
+    return Embedder(
+        settings.model_path, expected_sha256=settings.model_sha256, threads=settings.torch_threads
+    )
 
 
 def build_services(settings: Settings, redis: Redis, *, embedder: Embedder | None = None) -> Services:

@@ -54,7 +54,9 @@ class Settings(BaseSettings):
         16, ge=1, description="Batches one drain job takes before handing over (fairness with other jobs)."
     )
     claim_idle_ms: int = Field(
-        60_000, ge=0, description="An event left unacknowledged this long by a worker is taken over by another."
+        60_000,
+        ge=0,
+        description="An event left unacknowledged this long by a worker is taken over by another.",
     )
     store_retries: int = Field(
         6, ge=0, description="Retries, with backoff from 0.5 s, of a batch whose write to the store failed."
@@ -63,7 +65,9 @@ class Settings(BaseSettings):
     status_ttl_seconds: int = Field(7 * 24 * 3600, description="How long event status records are kept.")
 
     # Conflicts and reinforcement, judged when a memory is written.
-    conflict_candidates: int = Field(8, ge=1, le=100, description="Close memories each new one is judged against.")
+    conflict_candidates: int = Field(
+        8, ge=1, le=100, description="Close memories each new one is judged against."
+    )
     conflict_min_similarity: float = Field(
         0.45, ge=0, le=1, description="Cosine similarity below which two memories are not compared."
     )
@@ -78,7 +82,9 @@ class Settings(BaseSettings):
     secrets_policy: Literal["refuse", "redact"] = "refuse"
 
     # Access. `memhub up` is single-user unless MEMHUB_AUTH is set; `memhub api` always checks keys.
-    auth: bool = Field(True, description="Require API keys. Off only in the explicit single-user embedded mode.")
+    auth: bool = Field(
+        True, description="Require API keys. Off only in the explicit single-user embedded mode."
+    )
     admin_key: SecretStr | None = Field(None, description="The key that manages other keys (`memhub keys`).")
     rate_limit_per_minute: int = Field(1_200, ge=1, description="Requests per minute per key.")
     max_request_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Largest request body accepted.")

@@ -28,7 +28,11 @@ def memhub_process(args: list[str], env: dict[str, str], log: Path) -> subproces
     full_env.update(env)
     with log.open("ab") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "hub.cli", *args], cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT
+            [sys.executable, "-m", "hub.cli", *args],
+            cwd=ROOT,
+            env=full_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
 
 

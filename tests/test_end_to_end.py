@@ -36,9 +36,14 @@ def test_two_agents_share_memory_within_scopes(make_agent: Callable[..., Memhub]
     # A person's memories appear for that person only.
     about_dana = texts(tg.search("school starting date", person="Dana", limit=20))
     assert "Dana's son starts school on 1 September" in about_dana
-    for asked in (tg.search("school starting date", person="Yossi", limit=100), tg.search("school", limit=100)):
+    for asked in (
+        tg.search("school starting date", person="Yossi", limit=100),
+        tg.search("school", limit=100),
+    ):
         assert "Dana's son starts school on 1 September" not in texts(asked)
-    assert "Yossi owes Netanel 300 shekels" not in texts(wa.search("who owes money", person="Dana", limit=100))
+    assert "Yossi owes Netanel 300 shekels" not in texts(
+        wa.search("who owes money", person="Dana", limit=100)
+    )
 
     # A project's memories appear for that project only.
     assert "The kitchen renovation budget is 40,000 shekels" in texts(wa.search("budget", project="kitchen"))
@@ -50,7 +55,9 @@ def test_two_agents_share_memory_within_scopes(make_agent: Callable[..., Memhub]
     # A temporary memory is found until it expires, then never again.
     assert "The parking code at the office is closed today" in texts(wa.search("parking at the office"))
     time.sleep(3.2)
-    assert "The parking code at the office is closed today" not in texts(wa.search("parking at the office", limit=100))
+    assert "The parking code at the office is closed today" not in texts(
+        wa.search("parking at the office", limit=100)
+    )
 
 
 def test_scopes_and_kinds_narrow_a_search(make_agent: Callable[..., Memhub]) -> None:
@@ -63,4 +70,6 @@ def test_scopes_and_kinds_narrow_a_search(make_agent: Callable[..., Memhub]) -> 
     for event_id in ids:
         wa.wait(event_id)
     assert texts(wa.search("car", kinds=["decision"])) == ["Netanel decided to switch to an electric car"]
-    assert texts(wa.search("car", person="Netanel", scopes=["person"])) == ["Netanel's car service is due in March"]
+    assert texts(wa.search("car", person="Netanel", scopes=["person"])) == [
+        "Netanel's car service is due in March"
+    ]

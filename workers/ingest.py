@@ -77,7 +77,9 @@ def drain_stream(services: Services, *, consumer: str, max_batches: int | None =
     report = DrainReport()
     size = settings.ingest_batch_size
     for _ in range(max_batches or settings.ingest_batches_per_job):
-        entries, deliveries = take_batch(redis, keys, consumer, size=size, claim_idle_ms=settings.claim_idle_ms)
+        entries, deliveries = take_batch(
+            redis, keys, consumer, size=size, claim_idle_ms=settings.claim_idle_ms
+        )
         if not entries:
             return report
         if len(entries) == size:
@@ -105,7 +107,13 @@ def ingest_with_backoff(
         except RedisError:
             raise
         except Exception as exc:  # the store's and the model's errors are many kinds; all are retried
-            log.warning("batch of %d failed (%s: %s); retrying in %.1f s", len(entries), type(exc).__name__, exc, delay)
+            log.warning(
+                "batch of %d failed (%s: %s); retrying in %.1f s",
+                len(entries),
+                type(exc).__name__,
+                exc,
+                delay,
+            )
             time.sleep(delay)
             delay = min(delay * 2, 30.0)
     ingest_batch(services, entries, deliveries=deliveries, report=report)
@@ -117,7 +125,9 @@ def take_batch(
     """Up to `size` entries: first those a dead or stuck consumer left unacknowledged, then new ones."""
     entries: list[Entry] = []
     deliveries: dict[bytes, int] = {}
-    stale: Any = redis.xpending_range(keys.stream, keys.group, min="-", max="+", count=size, idle=claim_idle_ms)
+    stale: Any = redis.xpending_range(
+        keys.stream, keys.group, min="-", max="+", count=size, idle=claim_idle_ms
+    )
     if stale:
         ids = [p["message_id"] for p in stale]
         deliveries = {p["message_id"]: int(p["times_delivered"]) + 1 for p in stale}

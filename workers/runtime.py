@@ -22,5 +22,7 @@ def install(services: Services | None) -> None:
 
 def current() -> Services:
     if _installed is None:
-        raise NoServicesError("no memhub services in this process: run jobs with `memhub worker` or `memhub up`")
+        raise NoServicesError(
+            "no memhub services in this process: run jobs with `memhub worker` or `memhub up`"
+        )
     return _installed

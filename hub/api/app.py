@@ -42,7 +42,9 @@ def create_app(services: Services | None = None, *, settings: Settings | None = 
 
         cfg = settings or get_settings()
         if not cfg.redis_url:
-            raise RuntimeError("memhub api needs MEMHUB_REDIS_URL; `memhub up` runs everything on one machine")
+            raise RuntimeError(
+                "memhub api needs MEMHUB_REDIS_URL; `memhub up` runs everything on one machine"
+            )
         built = build_services(cfg, connect(cfg.redis_url))
         app.state.services = built
         try:
@@ -72,11 +74,15 @@ def create_app(services: Services | None = None, *, settings: Settings | None = 
         return JSONResponse(status_code=403, content={"detail": str(exc)})
 
     @app.middleware("http")
-    async def limit_request_size(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+    async def limit_request_size(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
         declared = request.headers.get("content-length")
         limit = app.state.services.settings.max_request_bytes
         if declared is not None and declared.isdigit() and int(declared) > limit:
-            return JSONResponse(status_code=413, content={"detail": f"request body over {limit} bytes; send smaller batches"})
+            return JSONResponse(
+                status_code=413, content={"detail": f"request body over {limit} bytes; send smaller batches"}
+            )
         return await call_next(request)
 
     @app.exception_handler(RequestValidationError)

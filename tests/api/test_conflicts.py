@@ -104,7 +104,9 @@ def test_a_high_severity_conflict_is_a_question_answered_through_resolve(
     assert set(question["options"].values()) == {allergic, not_allergic, "both"}
     assert api.get("/v1/questions", params={"agent": "someone-else"}).json()["questions"] == []
 
-    answer = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": allergic, "note": "owner: yes, peanuts"})
+    answer = api.post(
+        f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": allergic, "note": "owner: yes, peanuts"}
+    )
     assert answer.status_code == 200
     assert answer.json()["status"] == "resolved" and answer.json()["resolution"]["by"] == "owner"
     assert api.get(f"/v1/memories/{not_allergic}").json()["superseded_by"] == allergic

@@ -8,7 +8,9 @@ from hub.embedded import EmbeddedHub
 GOOD = {"text": "Dana prefers green tea", "agent": "wa", "channel": "whatsapp"}
 
 
-def test_publish_returns_ids_and_the_event_gets_stored(api: TestClient, make_agent: Callable[..., Memhub]) -> None:
+def test_publish_returns_ids_and_the_event_gets_stored(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
     response = api.post("/v1/events", json={"events": [GOOD, {**GOOD, "text": "Dana's cat is Miso"}]})
     assert response.status_code == 202
     ids = response.json()["ids"]
@@ -40,7 +42,9 @@ def test_batch_bounds(api: TestClient) -> None:
     assert api.post("/v1/events", json={"events": [GOOD] * 501}).status_code == 422
 
 
-def test_the_same_client_id_twice_stores_one_memory(api: TestClient, make_agent: Callable[..., Memhub]) -> None:
+def test_the_same_client_id_twice_stores_one_memory(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
     agent = make_agent("wa", "whatsapp")
     first = agent.publish("Netanel's dentist is on Tuesday", id="wa-msg-1")
     second = agent.publish("Netanel's dentist is on Tuesday", id="wa-msg-1")
@@ -96,11 +100,16 @@ def test_a_secret_written_straight_to_the_stream_is_rejected_and_never_kept(
     assert len(letters) == 1 and b"sk_live" not in letters[0] and b"REDACTED" in letters[0]
 
 
-def test_dead_letters_are_listed_and_replayed(api: TestClient, hub: EmbeddedHub, make_agent: Callable[..., Memhub]) -> None:
+def test_dead_letters_are_listed_and_replayed(
+    api: TestClient, hub: EmbeddedHub, make_agent: Callable[..., Memhub]
+) -> None:
     import json
 
     keys = hub.services.keys
-    bad = {"received_at": "2026-11-29T10:00:00+00:00", "event": {"text": "x", "agent": "wa", "scope": "person"}}
+    bad = {
+        "received_at": "2026-11-29T10:00:00+00:00",
+        "event": {"text": "x", "agent": "wa", "scope": "person"},
+    }
     hub.services.redis.xadd(keys.stream, {"id": "needs-a-person", "event": json.dumps(bad)})
     agent = make_agent("wa")
     agent.wait(agent.publish("a good event alongside"))

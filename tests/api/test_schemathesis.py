@@ -17,8 +17,14 @@ schema = schemathesis.openapi.from_dict(create_app().openapi())
 @hypothesis_settings(
     max_examples=30,
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+    ],
 )
 def test_no_server_errors(case: schemathesis.Case, hub: EmbeddedHub) -> None:
     response = case.call(app=create_app(hub.services))
-    assert response.status_code < 500, f"{case.method} {case.formatted_path} -> {response.status_code}: {response.text}"
+    assert response.status_code < 500, (
+        f"{case.method} {case.formatted_path} -> {response.status_code}: {response.text}"
+    )

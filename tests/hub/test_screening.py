@@ -7,7 +7,9 @@ TOKEN = "ghp_EXAMPLE0a1B2c3D4e5F6g7H8i9J0kLmNoPqRsT"
 
 
 def event(**fields: object) -> EventCreate:
-    return EventCreate.model_validate({"text": "Netanel's GitHub account is netanel-dev", "agent": "wa", **fields})
+    return EventCreate.model_validate(
+        {"text": "Netanel's GitHub account is netanel-dev", "agent": "wa", **fields}
+    )
 
 
 def test_a_harmless_event_passes_unchanged() -> None:

@@ -50,13 +50,18 @@ def test_rq_worker_runs_the_drain_job(make_services: Callable[..., Services]) ->
     assert statuses(services, ids) == [EventState.stored] * 3
 
 
-def test_malformed_entries_are_dead_lettered_and_others_stored(make_services: Callable[..., Services]) -> None:
+def test_malformed_entries_are_dead_lettered_and_others_stored(
+    make_services: Callable[..., Services],
+) -> None:
     services = make_services()
     keys, redis = services.keys, services.redis
     good_before = publisher(services).publish("Dana likes green tea")
     redis.xadd(keys.stream, {"id": "bad-json", "event": "{not json"})
     redis.xadd(keys.stream, {"id": "bad-shape", "event": json.dumps([1, 2])})
-    bad_field = {"received_at": "2026-11-29T10:00:00+00:00", "event": {"text": "x", "agent": "wa", "scope": "project"}}
+    bad_field = {
+        "received_at": "2026-11-29T10:00:00+00:00",
+        "event": {"text": "x", "agent": "wa", "scope": "project"},
+    }
     redis.xadd(keys.stream, {"id": "bad-field", "event": json.dumps(bad_field)})
     good_after = publisher(services).publish("Dana's birthday is on 3 May")
 
@@ -115,7 +120,10 @@ def test_a_store_outage_costs_time_not_events(make_services: Callable[..., Servi
     from hub.store.edge import EdgeStore
 
     services = make_services()
-    ids = [publisher(services).publish(f"{name} prefers window seats on long flights") for name in ("Dana", "Avi")]
+    ids = [
+        publisher(services).publish(f"{name} prefers window seats on long flights")
+        for name in ("Dana", "Avi")
+    ]
     assert isinstance(services.store, EdgeStore)
     path = services.store.path
     services.store.close()  # the store goes away...

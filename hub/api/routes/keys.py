@@ -34,7 +34,9 @@ def _public(api_key: object) -> ApiKeyPublic:
 @router.post("", response_model=KeyCreated, status_code=status.HTTP_201_CREATED)
 def create(body: KeyCreate, services: ServicesDep) -> KeyCreated:
     """A key bound to one agent, with its grants."""
-    api_key, token = create_key(services.redis, services.keys, agent=body.agent, grants=body.grants, admin=body.admin)
+    api_key, token = create_key(
+        services.redis, services.keys, agent=body.agent, grants=body.grants, admin=body.admin
+    )
     return KeyCreated(key=_public(api_key), token=token)
 
 
