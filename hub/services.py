@@ -8,6 +8,7 @@ from redis import Redis
 from redis.exceptions import ResponseError
 from rq import Queue
 
+from hub.conflicts.combined import judge_from_settings
 from hub.conflicts.judge import Judge, RuleJudge
 from hub.conflicts.review import Reviewer
 from hub.embedding import Embedder
@@ -77,4 +78,5 @@ def build_services(settings: Settings, redis: Redis, *, embedder: Embedder | Non
         redis=redis,
         store=open_store(settings),
         embedder=embedder or load_embedder(settings),
+        judge=judge_from_settings(settings),
     )

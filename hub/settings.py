@@ -77,6 +77,22 @@ class Settings(BaseSettings):
     conflict_ask_owner: list[str] = Field(
         ["high"], description="Severities put to the owner as questions; the rest get a proposal."
     )
+    judge: Literal["rules", "llm", "nli"] = Field(
+        "rules", description="The conflict judge: the rules alone, or with an LLM or a local NLI model."
+    )
+    judge_mode: Literal["confirm", "replace"] = Field(
+        "confirm",
+        description="confirm: the LLM/NLI judge is asked only about rule conflicts, which stand if it "
+        "agrees; replace: it judges every pair. Either way, if it fails the rule verdict stands.",
+    )
+    llm_judge_url: str | None = Field(
+        None, description="Base URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1."
+    )
+    llm_judge_model: str = Field("gpt-4o-mini", description="Model name sent to the LLM judge endpoint.")
+    llm_judge_api_key: SecretStr | None = Field(None, description="Bearer key for the LLM judge endpoint.")
+    nli_model_path: Path | None = Field(
+        None, description="Local NLI cross-encoder folder (contradiction/entailment/neutral), never fetched."
+    )
 
     # Secrets are never stored: events holding one are refused, naming the kind, or redacted.
     secrets_policy: Literal["refuse", "redact"] = "refuse"

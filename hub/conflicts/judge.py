@@ -63,6 +63,10 @@ class Judge(Protocol):
     def judge(self, a: Statement, b: Statement) -> Judgement: ...
 
 
+class JudgeError(RuntimeError):
+    """A judge could not give a verdict (an endpoint down, a malformed answer, a model missing)."""
+
+
 # Share of the smaller frame's words found in the larger one, from which two frames speak of one attribute:
 # two of three words, or every word of a frame of one or two.
 RELATED = 0.66
