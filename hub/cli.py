@@ -27,6 +27,9 @@ def cmd_up(args: argparse.Namespace) -> int:
     from hub.embedded import embedded_hub
 
     settings = _settings(args)
+    if "auth" not in settings.model_fields_set:
+        # The one-machine hub is single-user unless MEMHUB_AUTH asks for keys (README, "Access and trust").
+        settings = settings.model_copy(update={"auth": False})
     # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal to the handler that
     # was there before it. With these no-op handlers that re-raise lets run() return, so the workers
     # stop and the store and Redis close cleanly instead of the process dying on the spot.
