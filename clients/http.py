@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 import httpx
+from pydantic_core import to_jsonable_python
 
 from clients.events import build_event
 from hub.api.schemas import EventStatusPublic, MemoryPage, MemoryPublic, SearchHit
@@ -100,9 +101,16 @@ class Memhub:
             time.sleep(poll)
 
     def search(self, query: str, *, limit: int = 10, **filters: Any) -> list[SearchHit]:
-        """Search what this agent may see; `project=`, `person=`, `scopes=`, `kinds=` narrow or widen it."""
+        """Search what this agent may see; `project=` and `person=` widen it, the rest narrow it.
+
+        Narrowing: `scopes`, `kinds`, `agents`, `channels`, `tiers`, `states`, `confidences`,
+        `occurred_after` / `occurred_before` (datetimes with a timezone), `related`. `chat_type="group"`
+        leaves out memories private to direct conversations. Ranking: `mode`, `recency` (a half-life
+        in days), `diversity` (0 to 1). See `SearchRequest` for each.
+        """
         body = {"query": query, "agent": self.agent, "channel": self.channel, "limit": limit, **filters}
-        result = self._call("POST", "/v1/search", json={k: v for k, v in body.items() if v is not None})
+        json_body = to_jsonable_python({k: v for k, v in body.items() if v is not None})
+        result = self._call("POST", "/v1/search", json=json_body)
         return [SearchHit.model_validate(h) for h in result["hits"]]
 
     def memory(self, memory_id: str) -> MemoryPublic:

@@ -118,7 +118,8 @@ class EventCreate(BaseModel):
     channel: Name | None = Field(None, description="whatsapp, telegram, cli, web, …")
     chat: Name | None = Field(None, description="Group or DM id within the channel.")
     private: bool = Field(
-        False, description="Private to direct conversations: never returned to a search made from a group chat."
+        False,
+        description="Private to direct conversations: never returned to a search made from a group chat.",
     )
     session: Name | None = None
     occurred_at: datetime | None = Field(None, description="When it happened; defaults to publish time.")
@@ -153,7 +154,9 @@ class EventCreate(BaseModel):
             raise ValueError("person: a `person`-scoped event must name its person")
         if self.scope is Scope.temporary and self.ttl_seconds is None and self.expires_at is None:
             raise ValueError("ttl_seconds: a `temporary` event needs `ttl_seconds` or `expires_at`")
-        if self.scope is not Scope.temporary and (self.ttl_seconds is not None or self.expires_at is not None):
+        if self.scope is not Scope.temporary and (
+            self.ttl_seconds is not None or self.expires_at is not None
+        ):
             raise ValueError("scope: only `temporary` events expire; set scope to `temporary`")
         for name in ("occurred_at", "expires_at"):
             moment = getattr(self, name)

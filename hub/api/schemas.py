@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from hub.models import Confidence, EventCreate, Kind, Memory, Scope, State, Tier
 from hub.status import EventState
@@ -46,12 +46,53 @@ class SearchRequest(BaseModel):
     limit: int = Field(10, ge=1, le=100)
     mode: SearchMode = Field(SearchMode.hybrid, description="hybrid (dense + BM25, fused), dense or sparse.")
     include_superseded: bool = Field(False, description="Also return memories a newer one superseded.")
+    chat_type: Literal["dm", "group"] | None = Field(
+        None,
+        description="Where the question is asked. From a `group` chat, memories marked `private` "
+        "(to direct conversations) are never returned.",
+    )
+    agents: list[Name] | None = Field(
+        None, max_length=50, description="Only memories these agents published."
+    )
+    channels: list[Name] | None = Field(None, max_length=50, description="Only memories from these channels.")
+    tiers: list[Tier] | None = None
+    states: list[State] | None = Field(
+        None,
+        description="Only these states; default every state but superseded (overrides `include_superseded`).",
+    )
+    confidences: list[Confidence] | None = None
+    occurred_after: AwareDatetime | None = Field(
+        None, description="Only memories of things that happened then or later."
+    )
+    occurred_before: AwareDatetime | None = Field(
+        None, description="Only memories of things that happened before."
+    )
+    related: list[Name] | None = Field(
+        None, max_length=50, description="Only memories naming at least one of these in `related`."
+    )
+    recency: float | None = Field(
+        None,
+        ge=0.01,
+        le=36_500,
+        description="Favour newer memories: a half-life in days. A memory that old counts half as new as one "
+        "from today; scores are multiplied by up to 2.",
+    )
+    diversity: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="Maximal marginal relevance: 0 ranks by relevance alone, higher values keep near-identical "
+        "memories from crowding out the rest (0.3 is a good start).",
+    )
 
 
 class SearchHit(BaseModel):
     id: str
     text: str
-    score: float
+    score: float = Field(
+        description="Relevance as the store scored it. Hits come in rank order, which the newest-version "
+        "rule and `diversity` may set apart from the scores."
+    )
     kind: Kind
     scope: Scope
     project: str | None
@@ -65,11 +106,16 @@ class SearchHit(BaseModel):
     source: str | None
     superseded_by: str | None = None
     conflict_ids: list[str] = Field(default_factory=list, description="Open conflicts this memory sits in.")
+    occurred_at: datetime | None = Field(None, description="When what it says happened.")
+    stale: bool = Field(False, description="The hub marked it stale: true once, maybe not any more.")
+    private: bool = Field(False, description="Private to direct conversations.")
 
     @classmethod
     def from_hit(cls, hit: Hit, *, conflict_ids: list[str]) -> SearchHit:
-        fields = hit.memory.model_dump(include=set(cls.model_fields) - {"score", "conflict_ids"})
-        return cls(score=hit.score, conflict_ids=conflict_ids, **fields)
+        fields = hit.memory.model_dump(include=set(cls.model_fields) - {"score", "conflict_ids", "stale"})
+        return cls(
+            score=hit.score, conflict_ids=conflict_ids, stale=hit.memory.state is State.stale, **fields
+        )
 
 
 class SearchResponse(BaseModel):

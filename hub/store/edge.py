@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,12 @@ from hub.embedding import DIMENSIONS
 from hub.models import Memory, Scope, State
 from hub.store.base import (
     DENSE,
+    DIRECT_ONLY,
     FLOAT_FIELDS,
     KEYWORD_FIELDS,
+    RECENCY_WEIGHT,
+    RRF_K,
+    RRF_WEIGHTS,
     SPARSE,
     Hit,
     MemoryFilter,
@@ -29,9 +34,6 @@ from hub.store.base import (
     prefetch_limit,
     to_payload,
 )
-
-# Qdrant's default RRF constant; the server backend uses the server's default, which is the same.
-RRF_K = 2
 
 # ACORN keeps filtered HNSW search accurate when a filter passes only a few percent of the points
 # (measured at 100k: recall@10 0.24 without it, 0.99 with it, for a filter passing 8%); the engine
@@ -123,29 +125,35 @@ class EdgeStore:
         sparse = qe.Query.Nearest(qe.SparseVector(query.sparse.indices, query.sparse.values), using=SPARSE)
         # A query of stopwords only has no sparse terms: there is nothing for BM25 to rank.
         has_terms = bool(query.sparse.indices)
+        stage: dict[str, Any]
         if query.mode is SearchMode.dense or (query.mode is SearchMode.hybrid and not has_terms):
-            request = qe.QueryRequest(
-                limit=query.limit, query=dense, filter=flt, params=SEARCH_PARAMS, with_payload=True
-            )
+            stage = {"query": dense, "filter": flt, "params": SEARCH_PARAMS}
         elif query.mode is SearchMode.sparse:
             if not has_terms:
                 return []
-            request = qe.QueryRequest(limit=query.limit, query=sparse, filter=flt, with_payload=True)
+            stage = {"query": sparse, "filter": flt}
         else:
             candidates = prefetch_limit(query.limit)
-            request = qe.QueryRequest(
-                limit=query.limit,
-                prefetches=[
+            stage = {
+                "prefetches": [
                     qe.Prefetch(limit=candidates, query=dense, filter=flt, params=SEARCH_PARAMS),
                     qe.Prefetch(limit=candidates, query=sparse, filter=flt),
                 ],
-                # The stub types `query` as the Fusion class, not its Rrf variant that the engine takes.
-                query=qe.Fusion.Rrf(k=RRF_K),  # type: ignore[arg-type]
+                "query": qe.Fusion.Rrf(k=RRF_K, weights=list(RRF_WEIGHTS)),
                 # No top-level filter: the prefetches are filtered already, and repeating the filter
                 # here made the engine run ACORN on a broad filter (5x slower at 100k memories).
-                with_payload=True,
-            )
-        return [Hit(from_payload(point.payload or {}), point.score) for point in self._shard.query(request)]
+            }
+        if query.recency is not None:
+            # The same candidates, re-scored: newer memories boosted.
+            inner = qe.Prefetch(limit=prefetch_limit(query.limit), **stage)
+            stage = {"prefetches": [inner], "query": recency_formula(query.recency, now=query.filter.now)}
+        request = qe.QueryRequest(
+            limit=query.limit,
+            with_payload=True,
+            with_vector=[DENSE] if query.with_vectors else False,
+            **stage,
+        )
+        return [_hit(point) for point in self._shard.query(request)]
 
     def update(self, memory_id: str, fields: dict[str, Any]) -> None:
         with self._patch_lock:
@@ -257,13 +265,32 @@ def memory_filter(flt: MemoryFilter) -> qe.Filter:
         ("tier", flt.tiers),
         ("confidence", flt.confidences),
         ("state", flt.states),
+        ("related", flt.related),
     ):
         if values is not None:
             must.append(_any(key, values))
     if flt.states is None:
         must_not.append(_is("state", State.superseded))
+    if flt.exclude_private:
+        must_not.append(_is("audience", DIRECT_ONLY))
     if flt.occurred_after is not None or flt.occurred_before is not None:
         after = flt.occurred_after.timestamp() if flt.occurred_after else None
         before = flt.occurred_before.timestamp() if flt.occurred_before else None
         must.append(qe.FieldCondition("occurred_ts", range=qe.RangeFloat(gte=after, lt=before)))
     return qe.Filter(must=must, must_not=must_not)
+
+
+def recency_formula(half_life: timedelta, *, now: datetime) -> qe.Formula:
+    """score x (1 + RECENCY_WEIGHT x 2^(-age / half_life)), the age of what happened counted from `now`."""
+    e = qe.Expression
+    age_decay = e.Decay(
+        qe.DecayKind.Exp, e.Variable("occurred_ts"), target=e.Constant(now.timestamp()),
+        scale=half_life.total_seconds(), midpoint=0.5,
+    )  # fmt: skip
+    boost = e.Sum([e.Constant(1.0), e.Mult([e.Constant(RECENCY_WEIGHT), age_decay])])
+    return qe.Formula(e.Mult([e.Variable("$score"), boost]), defaults={"occurred_ts": 0.0})
+
+
+def _hit(point: qe.ScoredPoint) -> Hit:
+    vectors: Any = point.vector
+    return Hit(from_payload(point.payload or {}), point.score, vectors[DENSE] if vectors else None)

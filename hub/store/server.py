@@ -7,6 +7,7 @@ it is far too slow for a real hub and is used only in tests.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,12 @@ from hub.embedding import DIMENSIONS
 from hub.models import Memory, Scope, State
 from hub.store.base import (
     DENSE,
+    DIRECT_ONLY,
     FLOAT_FIELDS,
     KEYWORD_FIELDS,
+    RECENCY_WEIGHT,
+    RRF_K,
+    RRF_WEIGHTS,
     SPARSE,
     Hit,
     MemoryFilter,
@@ -95,22 +100,18 @@ class ServerStore:
         sparse = models.SparseVector(indices=query.sparse.indices, values=query.sparse.values)
         # A query of stopwords only has no sparse terms: there is nothing for BM25 to rank.
         has_terms = bool(query.sparse.indices)
-        common: dict[str, Any] = {"limit": query.limit, "with_payload": True}
+        # What to rank and how, held in a Prefetch so that a re-scoring stage can wrap it.
         if query.mode is SearchMode.dense or (query.mode is SearchMode.hybrid and not has_terms):
-            response = self._client.query_points(
-                self.collection, query=query.dense, using=DENSE, query_filter=flt,
-                search_params=self._search_params, **common,
-            )  # fmt: skip
+            stage = models.Prefetch(
+                query=query.dense, using=DENSE, filter=flt, params=self._search_params, limit=query.limit
+            )
         elif query.mode is SearchMode.sparse:
             if not has_terms:
                 return []
-            response = self._client.query_points(
-                self.collection, query=sparse, using=SPARSE, query_filter=flt, **common
-            )
+            stage = models.Prefetch(query=sparse, using=SPARSE, filter=flt, limit=query.limit)
         else:
             candidates = prefetch_limit(query.limit)
-            response = self._client.query_points(
-                self.collection,
+            stage = models.Prefetch(
                 prefetch=[
                     models.Prefetch(
                         query=query.dense,
@@ -122,10 +123,23 @@ class ServerStore:
                     models.Prefetch(query=sparse, using=SPARSE, filter=flt, limit=candidates),
                 ],
                 # The prefetches are filtered; a top-level filter would only be merged into them again.
-                query=models.FusionQuery(fusion=models.Fusion.RRF),
-                **common,
+                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K, weights=list(RRF_WEIGHTS))),
+                limit=query.limit,
             )
-        return [Hit(from_payload(point.payload or {}), point.score) for point in response.points]
+        if query.recency is not None:
+            # The same candidates, re-scored: newer memories boosted.
+            inner = stage.model_copy(update={"limit": prefetch_limit(query.limit)})
+            stage = models.Prefetch(
+                prefetch=[inner],
+                query=recency_formula(query.recency, now=query.filter.now),
+                limit=query.limit,
+            )
+        response = self._client.query_points(
+            self.collection, query=stage.query, using=stage.using, prefetch=stage.prefetch, query_filter=stage.filter,
+            search_params=stage.params, limit=query.limit, with_payload=True,
+            with_vectors=[DENSE] if query.with_vectors else False,
+        )  # fmt: skip
+        return [_hit(point) for point in response.points]
 
     def update(self, memory_id: str, fields: dict[str, Any]) -> None:
         current = self.get([memory_id])
@@ -222,13 +236,34 @@ def memory_filter(flt: MemoryFilter) -> models.Filter:
         ("tier", flt.tiers),
         ("confidence", flt.confidences),
         ("state", flt.states),
+        ("related", flt.related),
     ):
         if values is not None:
             must.append(_any(key, values))
     if flt.states is None:
         must_not.append(_is("state", State.superseded))
+    if flt.exclude_private:
+        must_not.append(_is("audience", DIRECT_ONLY))
     if flt.occurred_after is not None or flt.occurred_before is not None:
         after = flt.occurred_after.timestamp() if flt.occurred_after else None
         before = flt.occurred_before.timestamp() if flt.occurred_before else None
         must.append(models.FieldCondition(key="occurred_ts", range=models.Range(gte=after, lt=before)))
     return models.Filter(must=must, must_not=must_not)
+
+
+def recency_formula(half_life: timedelta, *, now: datetime) -> models.FormulaQuery:
+    """score x (1 + RECENCY_WEIGHT x 2^(-age / half_life)); mirrors `hub.store.edge.recency_formula`."""
+    age_decay = models.ExpDecayExpression(
+        exp_decay=models.DecayParamsExpression(
+            x="occurred_ts", target=now.timestamp(), scale=half_life.total_seconds(), midpoint=0.5
+        )
+    )
+    boost = models.SumExpression(sum=[1.0, models.MultExpression(mult=[RECENCY_WEIGHT, age_decay])])
+    return models.FormulaQuery(
+        formula=models.MultExpression(mult=["$score", boost]), defaults={"occurred_ts": 0.0}
+    )
+
+
+def _hit(point: models.ScoredPoint) -> Hit:
+    vectors: Any = point.vector
+    return Hit(from_payload(point.payload or {}), point.score, vectors[DENSE] if vectors else None)

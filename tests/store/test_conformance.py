@@ -50,7 +50,14 @@ CORPUS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "u_alice": (
         "Alice is allergic to peanuts.",
-        {"scope": Scope.person, "person": "alice", "channel": "whatsapp", "occurred_at": NOW - 2 * DAY},
+        {
+            "scope": Scope.person,
+            "person": "alice",
+            "channel": "whatsapp",
+            "occurred_at": NOW - 2 * DAY,
+            "private": True,
+            "related": ["alice"],
+        },
     ),
     "u_bob": ("Bob works from Lisbon during the winter.", {"scope": Scope.person, "person": "bob"}),
     "t_open": (
@@ -63,11 +70,23 @@ CORPUS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "t_alice": (
         "Alice is on vacation this week; reply to her next Monday.",
-        {"scope": Scope.temporary, "person": "alice", "expires_at": NOW + DAY, "channel": "whatsapp"},
+        {
+            "scope": Scope.temporary,
+            "person": "alice",
+            "expires_at": NOW + DAY,
+            "channel": "whatsapp",
+            "private": True,
+        },
     ),
     "t_alpha_alice": (
         "Alice is reviewing the Alpha design document today.",
-        {"scope": Scope.temporary, "project": "alpha", "person": "alice", "expires_at": NOW + DAY},
+        {
+            "scope": Scope.temporary,
+            "project": "alpha",
+            "person": "alice",
+            "expires_at": NOW + DAY,
+            "related": ["alice", "alpha"],
+        },
     ),
     "t_expired": (
         "The parking garage is closed today.",
@@ -129,7 +148,7 @@ def test_round_trip_keeps_every_field(store: MemoryStore, make_point: MakePoint)
         session="s-42", occurred_at=at, confidence=Confidence.high, why="she said so", source="msg:991",
         related=[memory_id_for("p_alpha")], subject="alpha demo", attribute="day", value="Thursday",
         state=State.stale, tier=Tier.core, created_at=at - HOUR, last_verified=at,
-        superseded_by=memory_id_for("newer"), promotion_score=2.5,
+        superseded_by=memory_id_for("newer"), promotion_score=2.5, private=True,
         sightings=[Sighting(event_id="full", agent="tester", channel="telegram", session="s-42", at=at)],
         history=[promoted],
     )  # fmt: skip
@@ -219,6 +238,11 @@ def test_expiry_follows_the_filter_clock(corpus: MemoryStore) -> None:
         ({"occurred_before": NOW - 2 * DAY}, {"p_alpha", "g_zorblatt"}),
         ({"kinds": frozenset({Kind.decision}), "agents": frozenset({"ops-bot"})}, {"g_deploy"}),
         ({"kinds": frozenset()}, set()),
+        ({"related": frozenset({"alice", "nobody"})}, {"u_alice", "t_alpha_alice"}),
+        ({"related": frozenset({"alpha"}), "channels": frozenset({"whatsapp"})}, set()),
+        # A search from a group chat: memories private to direct conversations stay out.
+        ({"exclude_private": True}, PUBLIC | {"p_alpha", "t_alpha", "t_alpha_alice"}),
+        ({"exclude_private": True, "channels": frozenset({"whatsapp"})}, set()),
     ],
 )
 def test_narrowing_filters(
@@ -322,6 +346,54 @@ def test_paraphrase_needs_the_dense_half(corpus: MemoryStore, ask: Callable[...,
 def test_stopword_only_query(corpus: MemoryStore, ask: Callable[..., SearchQuery]) -> None:
     assert corpus.search(ask("what is it", mode=SearchMode.sparse)) == []
     assert len(corpus.search(ask("what is it", mode=SearchMode.hybrid, limit=3))) == 3
+
+
+def test_private_follows_updates(corpus: MemoryStore) -> None:
+    group_chat = MemoryFilter(now=NOW, person="alice", exclude_private=True)
+    corpus.update(memory_id_for("u_alice"), {"private": False})
+    corpus.update(memory_id_for("g_coffee"), {"private": True})
+
+    found = names(scroll_all(corpus, group_chat))
+    assert "u_alice" in found
+    assert "g_coffee" not in found
+    assert corpus.get([memory_id_for("g_coffee")])[0].private is True
+
+
+def test_recency_favours_newer_memories(
+    store: MemoryStore, make_point: MakePoint, ask: Callable[..., SearchQuery]
+) -> None:
+    # The same words, so the same relevance: only when it happened tells them apart.
+    text = "The spare car keys are in the blue bowl by the door."
+    store.upsert([
+        make_point(make_memory("old", text, occurred_at=NOW - 400 * DAY)),
+        make_point(make_memory("new", text, occurred_at=NOW - 2 * DAY)),
+    ])  # fmt: skip
+    question = "where are the spare car keys"
+    for mode in SearchMode:
+        hits = store.search(dataclasses.replace(ask(question, mode=mode), recency=30 * DAY))
+        assert [hit.memory.event_id for hit in hits] == ["new", "old"], mode
+    for mode in (SearchMode.dense, SearchMode.sparse):
+        plain = store.search(ask(question, mode=mode))
+        assert plain[0].score == pytest.approx(plain[1].score), mode
+        hits = store.search(dataclasses.replace(ask(question, mode=mode), recency=30 * DAY))
+        # A memory from now scores up to twice as much; one many half-lives old, hardly more.
+        assert hits[0].score == pytest.approx(plain[0].score * (1 + 0.5 ** (2 / 30)), rel=1e-3), mode
+        assert hits[1].score == pytest.approx(plain[0].score, rel=1e-3), mode
+
+
+def test_vectors_come_back_when_asked(corpus: MemoryStore, ask: Callable[..., SearchQuery]) -> None:
+    for mode in SearchMode:
+        query = ask("Netanel's coffee", mode=mode, limit=3)
+        assert all(hit.vector is None for hit in corpus.search(query)), mode
+        hits = corpus.search(dataclasses.replace(query, with_vectors=True))
+        assert hits, mode
+        for hit in hits:
+            assert hit.vector is not None and len(hit.vector) == 384, mode
+        coffee = next(hit for hit in hits if hit.memory.event_id == "g_coffee")
+        assert coffee.vector is not None
+        expected = np.asarray(query.dense) if mode is SearchMode.dense else None
+        if expected is not None:
+            assert float(np.dot(coffee.vector, expected)) == pytest.approx(coffee.score, abs=1e-3)
 
 
 def test_limit(corpus: MemoryStore, ask: Callable[..., SearchQuery]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
@@ -17,7 +19,10 @@ async def search(body: SearchRequest, services: ServicesDep, caller: CallerDep) 
     """Find memories the asker may see: global ones, plus the named project's and person's.
 
     Temporary memories are visible as their own project or person allows, and never after expiry.
-    Superseded memories are left out unless asked for; hits in an open conflict carry its id.
+    Superseded memories are left out unless asked for; hits in an open conflict carry its id, stale
+    ones say so. Asked from a group chat, memories private to direct conversations stay out.
+    Hybrid by default (MiniLM + BM25, fused in one Qdrant query); the newer version of an updated
+    fact ranks above the old one.
     """
     scopes = caller.readable_scopes(
         agent=body.agent, channel=body.channel, project=body.project, person=body.person, scopes=body.scopes
@@ -29,9 +34,20 @@ async def search(body: SearchRequest, services: ServicesDep, caller: CallerDep) 
         person=body.person,
         scopes=scopes,
         kinds=body.kinds,
+        agents=body.agents,
+        channels=body.channels,
+        tiers=body.tiers,
+        states=body.states,
+        confidences=body.confidences,
+        occurred_after=body.occurred_after,
+        occurred_before=body.occurred_before,
+        related=body.related,
+        exclude_private=body.chat_type == "group",
         limit=body.limit,
         mode=body.mode,
         include_superseded=body.include_superseded,
+        recency=timedelta(days=body.recency) if body.recency else None,
+        diversity=body.diversity,
     )
     in_conflict = open_conflicts_of(services.redis, services.keys, [h.memory.id for h in hits])
     return SearchResponse(hits=[SearchHit.from_hit(h, conflict_ids=in_conflict[h.memory.id]) for h in hits])

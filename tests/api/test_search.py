@@ -1,0 +1,133 @@
+"""Search through the API and the SDK: privacy by chat type, filters, state flags, versions, ranking options."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import pytest
+from starlette.testclient import TestClient
+
+from clients import Memhub
+from hub.embedded import EmbeddedHub
+from hub.models import State
+
+
+def texts(hits: list) -> list[str]:  # type: ignore[type-arg]
+    return [h.text for h in hits]
+
+
+def stored(agent: Memhub, *event_ids: str) -> list[str]:
+    """Wait for each event; the memory ids they became."""
+    found = [agent.wait(event_id) for event_id in event_ids]
+    assert all(s.status == "stored" and s.memory_id for s in found), found
+    return [s.memory_id for s in found if s.memory_id]
+
+
+def test_a_group_chat_never_sees_memories_private_to_direct_conversations(
+    make_agent: Callable[..., Memhub],
+) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    stored(
+        wa,
+        wa.publish("Netanel's blood test showed high LDL cholesterol", private=True, chat="dm-netanel"),
+        wa.publish("Netanel is running the Tel Aviv half marathon in February", chat="family-group"),
+    )
+
+    for chat_type in (None, "dm"):
+        found = texts(wa.search("Netanel's health and blood test", chat_type=chat_type))
+        assert "Netanel's blood test showed high LDL cholesterol" in found, chat_type
+    from_group = wa.search("Netanel's health and blood test", chat_type="group", limit=100)
+    assert "Netanel's blood test showed high LDL cholesterol" not in texts(from_group)
+    assert "Netanel is running the Tel Aviv half marathon in February" in texts(from_group)
+    assert not any(h.private for h in from_group)
+
+
+def test_filters_narrow_a_search(make_agent: Callable[..., Memhub]) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    stored(
+        wa,
+        wa.publish(
+            "Dana's dentist is Dr. Shalev in Givatayim",
+            occurred_at="2026-02-01T10:00:00Z",
+            related=["Dana"],
+            confidence="high",
+        ),  # fmt: skip
+        tg.publish(
+            "Noa's dentist appointment is on March 3",
+            occurred_at="2026-03-01T10:00:00Z",
+            related=["Noa"],
+            tier="semantic",
+        ),  # fmt: skip
+    )
+    question = "dentist"
+    assert texts(wa.search(question, agents=["tg-assistant"])) == ["Noa's dentist appointment is on March 3"]
+    assert texts(wa.search(question, channels=["whatsapp"])) == ["Dana's dentist is Dr. Shalev in Givatayim"]
+    assert texts(wa.search(question, related=["Noa", "Itai"])) == ["Noa's dentist appointment is on March 3"]
+    assert texts(wa.search(question, confidences=["high"])) == ["Dana's dentist is Dr. Shalev in Givatayim"]
+    assert texts(wa.search(question, tiers=["semantic"])) == ["Noa's dentist appointment is on March 3"]
+    # The SDK sends datetimes as ISO 8601; `occurred_after` is inclusive, `occurred_before` exclusive.
+    after = wa.search(question, occurred_after=datetime(2026, 3, 1, 10, tzinfo=UTC))
+    assert texts(after) == ["Noa's dentist appointment is on March 3"]
+    before = wa.search(question, occurred_before=datetime(2026, 3, 1, 10, tzinfo=UTC))
+    assert texts(before) == ["Dana's dentist is Dr. Shalev in Givatayim"]
+    assert wa.search(question, agents=["nobody"]) == []
+
+
+def test_every_hit_says_where_it_came_from_and_whether_it_is_stale(
+    make_agent: Callable[..., Memhub], hub: EmbeddedHub
+) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    [memory_id] = stored(wa, wa.publish("The gate code of Rina's building is 4821", source="wa:msg:77",
+                                        occurred_at="2026-04-02T09:00:00Z"))  # fmt: skip
+    [fresh] = wa.search("gate code at Rina's")
+    assert (fresh.agent, fresh.channel, fresh.source, fresh.confidence) == (
+        "wa-assistant", "whatsapp", "wa:msg:77", "medium"
+    )  # fmt: skip
+    assert fresh.occurred_at == datetime(2026, 4, 2, 9, tzinfo=UTC)
+    assert not fresh.stale and fresh.conflict_ids == []
+
+    hub.services.store.update(memory_id, {"state": State.stale})
+    [old] = wa.search("gate code at Rina's")
+    assert old.stale and old.state == "stale"
+    assert wa.search("gate code at Rina's", states=["active"]) == []
+
+
+def test_the_newest_version_of_an_updated_fact_ranks_first(make_agent: Callable[..., Memhub]) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    [old] = stored(wa, wa.publish("Itai has swimming lessons on Friday at 10:00 in the municipal pool",
+                                  occurred_at="2026-01-06T18:00:00Z"))  # fmt: skip
+    # A later statement that reports the change, naming nothing: both stay active.
+    [new] = stored(tg, tg.publish("Itai's swimming lessons moved to Thursday at 16:00, same pool",
+                                  occurred_at="2026-05-07T18:00:00Z"))  # fmt: skip
+
+    assert [h.id for h in wa.search("When is Itai's swim class?")][:2] == [new, old]
+
+
+def test_a_correction_naming_the_old_memory_supersedes_it(make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    [old] = stored(wa, wa.publish("Pilpel eats Royal Canin Medium Adult, two cups a day",
+                                  occurred_at="2026-01-20T18:00:00Z"))  # fmt: skip
+    [new] = stored(wa, wa.publish("Pilpel switched to Hill's Science Diet Sensitive Stomach", kind="correction",
+                                  related=[old], occurred_at="2026-04-23T19:30:00Z"))  # fmt: skip
+
+    assert [h.id for h in wa.search("What does Pilpel eat?")] == [new]
+    both = wa.search("What does Pilpel eat?", include_superseded=True)
+    assert [h.id for h in both] == [new, old]
+    assert both[1].superseded_by == new
+
+
+def test_ranking_options_are_accepted_and_checked(api: TestClient, make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    stored(wa, *(wa.publish(f"Noa's gymnastics practice number {i} was on a Monday") for i in range(4)))
+    assert len(wa.search("gymnastics practice", recency=30, diversity=0.3, limit=3)) == 3
+
+    body = {"query": "gymnastics", "agent": "wa-assistant"}
+    for bad in ({"diversity": 1.5}, {"recency": 0}, {"recency": 1e-300}, {"occurred_after": "2026-03-01T10:00:00"},
+                {"chat_type": "channel"}):  # fmt: skip
+        assert api.post("/v1/search", json={**body, **bad}).status_code == 422, bad
+
+
+@pytest.mark.parametrize("memory_id", ["0", "not-a-uuid", "00000000-0000-0000-0000-000000000000"])
+def test_a_memory_id_that_names_nothing_is_404(api: TestClient, memory_id: str) -> None:
+    assert api.get(f"/v1/memories/{memory_id}").status_code == 404

@@ -1,0 +1,102 @@
+"""The re-ranking rules on hand-made hits: which hit moves, which stays."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from hub.models import Confidence, Kind, Memory, Scope, memory_id_for
+from hub.ranking import maximal_marginal_relevance, newest_versions_first
+from hub.store.base import Hit
+
+JAN = datetime(2026, 1, 10, tzinfo=UTC)
+MAY = datetime(2026, 5, 10, tzinfo=UTC)
+
+
+def direction(*weights: float) -> list[float]:
+    """A unit vector in the plane of the first few axes: cosines between them are easy to read."""
+    vector = np.zeros(384)
+    vector[: len(weights)] = weights
+    return list(vector / np.linalg.norm(vector))
+
+
+def hit(name: str, text: str, vector: list[float], *, at: datetime = JAN, kind: Kind = Kind.fact) -> Hit:
+    memory = Memory(
+        id=memory_id_for(name), event_id=name, text=text, agent="tester", kind=kind, scope=Scope.global_,
+        occurred_at=at, confidence=Confidence.medium, created_at=at, last_verified=at,
+    )  # fmt: skip
+    return Hit(memory=memory, score=1.0, vector=vector)
+
+
+def names(hits: list[Hit]) -> list[str]:
+    return [h.memory.event_id for h in hits]
+
+
+SWIM = hit("swim", "Itai's swimming lessons are on Friday at 10:00.", direction(1, 0))
+JUDO = hit("judo", "Itai started judo on Tuesdays.", direction(0, 1), at=MAY)
+OTHER = hit("other", "The recycling bin is collected on Mondays.", direction(0, 0, 1))
+
+
+def test_a_newer_version_that_reports_the_change_moves_above_the_old_one() -> None:
+    moved = hit("moved", "Itai's swimming lessons moved to Thursday at 16:00.", direction(1, 0.5), at=MAY)
+
+    assert names(newest_versions_first([SWIM, JUDO, OTHER, moved])) == ["moved", "swim", "judo", "other"]
+
+
+def test_a_correction_needs_no_change_words() -> None:
+    fixed = hit("fixed", "Itai swims on Thursdays at 16:00.", direction(1, 0.5), at=MAY, kind=Kind.correction)
+
+    assert names(newest_versions_first([SWIM, OTHER, fixed])) == ["fixed", "swim", "other"]
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [
+        # Close, newer, but says nothing changed: another fact about the same thing.
+        hit("likes", "Itai loves his swimming lessons on Friday.", direction(1, 0.3), at=MAY),
+        # Reports a change, but older than the hit it resembles.
+        hit(
+            "older",
+            "Itai's swimming lessons moved to Friday.",
+            direction(1, 0.5),
+            at=JAN - timedelta(days=30),
+        ),
+        # Newer and reports a change, but about something else.
+        hit("far", "The pool now opens at 7:00.", direction(0.2, 0, 0, 1), at=MAY),
+    ],
+)
+def test_other_hits_stay_where_they_are(candidate: Hit) -> None:
+    assert names(newest_versions_first([SWIM, OTHER, candidate])) == [
+        "swim",
+        "other",
+        candidate.memory.event_id,
+    ]
+
+
+def test_only_the_first_hits_are_looked_up() -> None:
+    moved = hit("moved", "Itai's swimming lessons moved to Thursday.", direction(1, 0.5), at=MAY)
+    fillers = [hit(f"f{i}", f"Filler {i}.", direction(*([0.0] * (3 + i) + [1.0]))) for i in range(3)]
+
+    assert names(newest_versions_first([*fillers, SWIM, moved], lookup=3))[-2:] == ["swim", "moved"]
+    assert names(newest_versions_first([*fillers, SWIM, moved], lookup=4))[-2:] == ["moved", "swim"]
+
+
+def test_rules_need_vectors() -> None:
+    bare = Hit(memory=SWIM.memory, score=1.0)
+    with pytest.raises(ValueError, match="with_vectors"):
+        newest_versions_first([bare, OTHER])
+    with pytest.raises(ValueError, match="with_vectors"):
+        maximal_marginal_relevance([bare, OTHER], diversity=0.5, limit=2)
+
+
+def test_mmr_keeps_a_near_duplicate_from_crowding_out_the_rest() -> None:
+    twin = hit("twin", "Itai's swimming lessons are Fridays at ten.", direction(1, 0.05))
+    ranked = [SWIM, twin, JUDO, OTHER]
+
+    assert names(maximal_marginal_relevance(ranked, diversity=0.0, limit=3)) == ["swim", "twin", "judo"]
+    assert names(maximal_marginal_relevance(ranked, diversity=0.5, limit=3)) == ["swim", "judo", "other"]
+    assert len(maximal_marginal_relevance(ranked, diversity=0.5, limit=10)) == 4
+    with pytest.raises(ValueError, match="diversity"):
+        maximal_marginal_relevance(ranked, diversity=1.5, limit=3)
