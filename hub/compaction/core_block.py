@@ -14,11 +14,11 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from hub.compaction.scan import LIVE, scroll_all
+from hub.compaction.scan import LIVE
 from hub.conflicts.text import parse
 from hub.models import Kind, Memory, Scope, Tier
 from hub.settings import CoreBudget, Settings
-from hub.store.base import MemoryFilter, MemoryStore
+from hub.store.base import MemoryFilter, MemoryStore, scroll_all
 
 SECTIONS = ("Identity", "User", "Active Context", "Quick Reference")
 ACTIVE_KINDS = frozenset({Kind.status, Kind.open_loop, Kind.task})

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 from hub.models import Memory, State
-from hub.store.base import MemoryFilter, MemoryStore
+from hub.store.base import MemoryFilter, MemoryStore, scroll_all
 
 LIVE = frozenset({State.active, State.stale})
 # Visibility is judged at `now`; at the epoch nothing has expired yet, so maintenance sees the
 # expired temporary memories it has to purge.
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def scroll_all(store: MemoryStore, flt: MemoryFilter, *, page_size: int = 256) -> Iterator[Memory]:
-    offset: str | None = None
-    while True:
-        page = store.scroll(flt, limit=page_size, offset=offset)
-        yield from page.memories
-        if page.next_offset is None:
-            return
-        offset = page.next_offset
 
 
 def agent_memories(store: MemoryStore, agent: str) -> list[Memory]:

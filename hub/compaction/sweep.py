@@ -14,10 +14,10 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-from hub.compaction.scan import LIVE, scroll_all
+from hub.compaction.scan import LIVE
 from hub.models import Memory
 from hub.services import Services
-from hub.store.base import MemoryFilter, MemoryPoint
+from hub.store.base import MemoryFilter, MemoryPoint, scroll_all
 
 
 class SweepReport(BaseModel):

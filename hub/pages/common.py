@@ -2,23 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from hub.models import Memory, State, Tier
-from hub.store.base import MemoryFilter, MemoryStore
 
 EVERY_STATE = frozenset(State)
-
-
-def every(store: MemoryStore, flt: MemoryFilter, *, page_size: int = 500) -> Iterator[Memory]:
-    """Every memory the filter matches, page after page."""
-    offset: str | None = None
-    while True:
-        page = store.scroll(flt, limit=page_size, offset=offset)
-        yield from page.memories
-        if page.next_offset is None:
-            return
-        offset = page.next_offset
 
 
 def one_line(text: str) -> str:

@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from pydantic import BaseModel, Field
 
 from hub.models import Kind, Memory, State, utcnow
-from hub.pages.common import EVERY_STATE, every, marks, one_line, ref, text_of
-from hub.store.base import MemoryFilter, MemoryStore
+from hub.pages.common import EVERY_STATE, marks, one_line, ref, text_of
+from hub.store.base import MemoryFilter, MemoryStore, scroll_all
 from hub.summaries import Part, part_of
 
 
@@ -27,7 +27,7 @@ def day_memories(store: MemoryStore, day: date, *, agent: str | None) -> list[Me
         now=utcnow(), agents=frozenset({agent}) if agent else None, states=EVERY_STATE, all_scopes=True,
         occurred_after=start, occurred_before=start + timedelta(days=1),
     )  # fmt: skip
-    return sorted(every(store, flt), key=lambda m: (m.occurred_at, m.created_at, m.id))
+    return sorted(scroll_all(store, flt), key=lambda m: (m.occurred_at, m.created_at, m.id))
 
 
 def _line(memory: Memory, *, agent: str | None, box: bool = False, tag: bool = False) -> str:

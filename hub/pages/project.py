@@ -5,9 +5,9 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from hub.models import Kind, Memory, Scope, State, utcnow
-from hub.pages.common import EVERY_STATE, every, marks, one_line, ref
+from hub.pages.common import EVERY_STATE, marks, one_line, ref
 from hub.promotion.tiers import RANK
-from hub.store.base import MemoryFilter, MemoryStore
+from hub.store.base import MemoryFilter, MemoryStore, scroll_all
 
 CLOSED_SHOWN = 10
 
@@ -24,7 +24,7 @@ class ProjectPage(BaseModel):
 
 def project_memories(store: MemoryStore, name: str) -> list[Memory]:
     flt = MemoryFilter(now=utcnow(), project=name, scopes=frozenset({Scope.project}), states=EVERY_STATE)
-    return sorted(every(store, flt), key=lambda m: (m.occurred_at, m.created_at, m.id))
+    return sorted(scroll_all(store, flt), key=lambda m: (m.occurred_at, m.created_at, m.id))
 
 
 def _when(memory: Memory) -> str:

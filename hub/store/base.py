@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -166,6 +166,17 @@ def payload_patch(current: Memory, fields: dict[str, Any]) -> tuple[dict[str, An
     new = to_payload(Memory.model_validate({**current.model_dump(), **fields}))
     changed = {key: value for key, value in new.items() if key not in old or old[key] != value}
     return changed, [key for key in old if key not in new]
+
+
+def scroll_all(store: MemoryStore, flt: MemoryFilter, *, page_size: int = 500) -> Iterator[Memory]:
+    """Every memory the filter matches, page after page."""
+    offset: str | None = None
+    while True:
+        page = store.scroll(flt, limit=page_size, offset=offset)
+        yield from page.memories
+        if page.next_offset is None:
+            return
+        offset = page.next_offset
 
 
 class MemoryStore(Protocol):

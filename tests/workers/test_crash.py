@@ -10,7 +10,7 @@ from benchmarks.common import chat_memories
 from clients import RedisPublisher
 from hub.keys import Keys
 from hub.models import Memory, State, memory_id_for, utcnow
-from hub.store.base import MemoryFilter
+from hub.store.base import MemoryFilter, scroll_all
 from hub.store.edge import EdgeStore
 from tests.helpers import memhub_process, stop
 
@@ -25,14 +25,7 @@ def stored(redis: Redis, keys: Keys, ids: list[str]) -> int:
 
 
 def all_memories(store: EdgeStore) -> list[Memory]:
-    flt = MemoryFilter(now=utcnow(), all_scopes=True, states=frozenset(State))
-    found: list[Memory] = []
-    offset = None
-    while True:
-        page = store.scroll(flt, limit=500, offset=offset)
-        found += page.memories
-        if not (offset := page.next_offset):
-            return found
+    return list(scroll_all(store, MemoryFilter(now=utcnow(), all_scopes=True, states=frozenset(State))))
 
 
 def wait_for(predicate, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]

@@ -25,7 +25,9 @@ def start_compaction(body: CompactionRequest, services: ServicesDep) -> Compacti
 
 
 @router.get("/compactions/{job_id}", response_model=CompactionJob, responses={404: {"model": ErrorBody}})
-def compaction(job_id: Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]+$")], services: ServicesDep) -> CompactionJob:
+def compaction(
+    job_id: Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]+$")], services: ServicesDep
+) -> CompactionJob:
     """A compaction's state and progress; its report once finished."""
     return _found(services, job_id)
 
