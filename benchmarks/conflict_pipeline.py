@@ -24,7 +24,7 @@ from hub.embedding import Embedder
 from hub.services import build_services
 from hub.settings import Settings
 from hub.status import read_status
-from workers.ingest import drain_stream
+from workers.worker import run_worker
 
 
 def main() -> None:
@@ -48,7 +48,7 @@ def main() -> None:
                 for p in pairs
             ]
         )
-        drain_stream(services, consumer="bench", max_batches=1_000)
+        run_worker(services, burst=True, sweep_interval=3600, logging_level="WARNING")  # store, then review
         seconds = [
             tg.publish_many(
                 [
@@ -59,7 +59,7 @@ def main() -> None:
             )[0]
             for p in pairs
         ]
-        drain_stream(services, consumer="bench", max_batches=1_000)
+        run_worker(services, burst=True, sweep_interval=3600, logging_level="WARNING")  # store, then review
 
         flagged: dict[frozenset[str], str] = {
             frozenset(c.memory_ids): c.severity.value for c in ledger.all_conflicts(redis, services.keys)

@@ -201,7 +201,7 @@ def main() -> None:
         embedder = Embedder(expected_sha256=get_settings().model_sha256)
         embedder.encode(texts[:64])  # warm-up
         started = time.perf_counter()
-        embedder.encode(texts, batch_size=get_settings().ingest_batch_size)
+        embedder.encode(texts, batch_size=get_settings().encode_batch_size)
         ceiling = len(texts) / (time.perf_counter() - started)
         print(f"ingest ceiling: raw batched encode {ceiling:.0f} sentences/s")
         del embedder  # the hub process loads its own

@@ -15,7 +15,7 @@ rule); only their totals are reported.
    happened; a newer version is published in a later wave, after the version it replaces is
    stored. A `correction` names the memory it corrects in `related`, as an agent does when the owner
    corrects a fact it has just been told; a plain newer fact names nothing.
-2. The real drain job embeds, writes and reviews them (the write-time review may supersede an old
+2. A real RQ worker embeds and writes them, then reviews them (the write-time review may supersede an old
    version, or merge a restatement).
 3. The real Retriever answers every question in each setting; recall@5, recall@10 and MRR (at 10)
    are averaged over questions, with search latency (query embedding included).
@@ -56,7 +56,7 @@ from hub.services import Services, build_services
 from hub.settings import Settings
 from hub.status import read_status
 from hub.store.base import SearchMode
-from workers.ingest import drain_stream
+from workers.worker import run_worker
 
 DATA = Path(__file__).parent / "data" / "retrieval"
 LIMIT = 10
@@ -122,7 +122,7 @@ def ingest(services: Services, memories: list[dict[str, Any]]) -> dict[str, str]
             event = build_event(memory["text"], agent=agent, channel=channel, id=f"retrieval:{memory['id']}",
                                 **fields)  # fmt: skip
             event_ids[memory["id"]] = publisher.publish_many([event])[0]
-        drain_stream(services, consumer="retrieval-benchmark", max_batches=10_000)
+        run_worker(services, burst=True, sweep_interval=3600, logging_level="WARNING")  # store, then review
         for key, event_id in event_ids.items():
             status = read_status(redis, services.keys, event_id)
             if status is None or status.memory_id is None:

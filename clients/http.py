@@ -24,8 +24,6 @@ from hub.promotion.weekly import WeeklyReview
 from hub.status import EventState
 from hub.summaries import describe
 
-DONE = {EventState.stored, EventState.rejected, EventState.failed}
-
 
 class MemhubError(RuntimeError):
     """The hub refused a request; `status_code` and the hub's explanation are kept."""
@@ -89,12 +87,18 @@ class Memhub:
     def status(self, event_id: str) -> EventStatusPublic:
         return EventStatusPublic.model_validate(self._call("GET", f"/v1/events/{event_id}"))
 
-    def wait(self, event_id: str, *, timeout: float = 30.0, poll: float = 0.02) -> EventStatusPublic:
-        """Block until the event is stored, rejected or failed."""
+    def wait(
+        self, event_id: str, *, reviewed: bool = True, timeout: float = 30.0, poll: float = 0.02
+    ) -> EventStatusPublic:
+        """Block until the event is rejected, failed, or stored and reviewed (or only stored: `reviewed=False`).
+
+        Stored means searchable. The review that follows may fold a restatement into the memory it
+        restates; once reviewed, `memory_id` names the memory that holds the event.
+        """
         deadline = time.monotonic() + timeout
         while True:
             found = self.status(event_id)
-            if found.status in DONE:
+            if found.settled or (not reviewed and found.status is EventState.stored):
                 return found
             if time.monotonic() > deadline:
                 raise TimeoutError(f"event {event_id} still {found.status} after {timeout} s")

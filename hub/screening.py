@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.models import EventCreate
-from hub.secrets import SecretError, find_secrets, redact
+from hub.secrets import SecretError, SecretFinding, find_secrets, redact
 
 
 class SecretInEvent(SecretError):
@@ -18,6 +18,26 @@ class SecretInEvent(SecretError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (SecretInEvent, (self.field, SecretError(self.findings)))
+
+
+# Fields holding validated enums, numbers, flags or times: no room for a secret, so not scanned.
+_FORMATTED = frozenset(
+    {"kind", "scope", "confidence", "tier", "occurred_at", "expires_at", "ttl_seconds", "private"}
+)
+# Short values seen before and found clean (agent names, channels, chats) are not scanned again.
+_CLEAN: set[str] = set()
+_CLEAN_LENGTH, _CLEAN_SIZE = 128, 10_000
+
+
+def _findings(text: str) -> list[SecretFinding]:
+    if text in _CLEAN:
+        return []
+    found = find_secrets(text)
+    if not found and len(text) <= _CLEAN_LENGTH:
+        if len(_CLEAN) >= _CLEAN_SIZE:
+            _CLEAN.clear()
+        _CLEAN.add(text)
+    return found
 
 
 def _strings(value: Any, path: str) -> list[tuple[str, str]]:
@@ -43,12 +63,12 @@ def _redacted(value: Any) -> Any:
 
 def screen(event: EventCreate, *, redact_secrets: bool = False) -> EventCreate:
     """The event unchanged when it holds no secret; else refused (SecretInEvent) or redacted."""
-    data = event.model_dump(mode="json", exclude_none=True)
+    data = event.model_dump(mode="json", exclude_none=True, exclude=set(_FORMATTED))
     for path, text in _strings(data, ""):
-        if findings := find_secrets(text):
+        if findings := _findings(text):
             if not redact_secrets:
                 raise SecretInEvent(path, SecretError(findings))
-            return EventCreate.model_validate(_redacted(data))
+            return EventCreate.model_validate(_redacted(event.model_dump(mode="json", exclude_none=True)))
     return event
 
 

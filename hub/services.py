@@ -39,6 +39,15 @@ class Services:
         return make_queue(self.redis, self.settings.queue_name)
 
     @property
+    def background_queue(self) -> Queue:
+        return make_queue(self.redis, self.settings.background_queue_name)
+
+    @property
+    def queues(self) -> list[Queue]:
+        """What a worker listens to, most urgent first: a backlog of events before its follow-up work."""
+        return [self.queue, self.background_queue]
+
+    @property
     def reviewer(self) -> Reviewer:
         return Reviewer(
             store=self.store, redis=self.redis, keys=self.keys, settings=self.settings, judge=self.judge

@@ -36,7 +36,7 @@ class Settings(BaseSettings):
 
     # Redis key layout: one prefix so several hubs can share a Redis.
     redis_prefix: str = "memhub"
-    queue_name: str = "memhub"
+    queue_name: str = Field("memhub", description="The RQ queue of ingest and maintenance jobs.")
 
     # Embedding.
     model_path: Path | None = Field(
@@ -49,7 +49,18 @@ class Settings(BaseSettings):
     torch_threads: int | None = Field(None, description="torch intra-op threads; unset: torch's default.")
 
     # Ingest.
-    ingest_batch_size: int = Field(64, ge=1, le=1024, description="Most events embedded per model call.")
+    ingest_batch_size: int = Field(
+        512,
+        ge=1,
+        le=4096,
+        description="Most events a worker takes off the stream, embeds and writes at once.",
+    )
+    encode_batch_size: int = Field(
+        64,
+        ge=1,
+        le=1024,
+        description="Most texts per forward pass of the model (sorted by length within a batch).",
+    )
     ingest_batches_per_job: int = Field(
         16, ge=1, description="Batches one drain job takes before handing over (fairness with other jobs)."
     )
@@ -172,6 +183,11 @@ class Settings(BaseSettings):
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"unknown time zone {value!r}; use an IANA name such as Asia/Jerusalem") from exc
         return value
+
+    @property
+    def background_queue_name(self) -> str:
+        """The RQ queue of what follows a write (the review, promotion scoring): workers take it last."""
+        return f"{self.queue_name}-background"
 
     def core_budget(self, agent: str) -> CoreBudget:
         """The agent's own budget if it has one, else the hub's default."""

@@ -26,6 +26,20 @@ class EventStatus(BaseModel):
     status: EventState
     memory_id: str | None = None
     error: str | None = None
+    reviewed: bool = False
+
+    @classmethod
+    def from_fields(cls, event_id: str, fields: dict[str, str]) -> EventStatus:
+        status = EventState(fields["status"])
+        # Records written before the review ran as a job of its own were reviewed when stored.
+        default = "1" if status is EventState.stored else "0"
+        return cls(
+            id=event_id,
+            status=status,
+            memory_id=fields.get("memory_id"),
+            error=fields.get("error"),
+            reviewed=fields.get("reviewed", default) == "1",
+        )
 
 
 class DeadLetter(BaseModel):
@@ -40,13 +54,7 @@ def read_status(redis: Redis, keys: Keys, event_id: str) -> EventStatus | None:
     raw = redis.hgetall(keys.status(event_id))
     if not raw:
         return None
-    fields = {as_text(k): as_text(v) for k, v in raw.items()}
-    return EventStatus(
-        id=event_id,
-        status=EventState(fields["status"]),
-        memory_id=fields.get("memory_id"),
-        error=fields.get("error"),
-    )
+    return EventStatus.from_fields(event_id, {as_text(k): as_text(v) for k, v in raw.items()})
 
 
 def read_statuses(redis: Redis, keys: Keys, event_ids: list[str]) -> list[EventStatus | None]:
@@ -56,22 +64,36 @@ def read_statuses(redis: Redis, keys: Keys, event_ids: list[str]) -> list[EventS
         pipe.hgetall(keys.status(event_id))
     found: list[EventStatus | None] = []
     for event_id, raw in zip(event_ids, pipe.execute(), strict=True):
-        fields = {k.decode(): v.decode() for k, v in raw.items()}
-        found.append(
-            EventStatus(
-                id=event_id,
-                status=EventState(fields["status"]),
-                memory_id=fields.get("memory_id"),
-                error=fields.get("error"),
-            )
-            if fields
-            else None
-        )
+        fields = {as_text(k): as_text(v) for k, v in raw.items()}
+        found.append(EventStatus.from_fields(event_id, fields) if fields else None)
     return found
 
 
 def mark_stored(pipe: Pipeline, keys: Keys, event_id: str, memory_id: str) -> None:
-    pipe.hset(keys.status(event_id), mapping={"status": EventState.stored.value, "memory_id": memory_id})
+    """Stored and searchable; the review that may fold it into an older memory is still to come."""
+    pipe.hset(
+        keys.status(event_id),
+        mapping={"status": EventState.stored.value, "memory_id": memory_id, "reviewed": "0"},
+    )
+
+
+def mark_reviewed(redis: Redis, keys: Keys, memory_by_event: dict[str, str | None]) -> None:
+    """Reviewed: each event's memory id is final (the memory it was folded into, if it was; None
+    leaves the id as it is). Only records that still exist are touched: an expired one stays gone.
+    """
+    ids = list(memory_by_event)
+    check = redis.pipeline(transaction=False)
+    for event_id in ids:
+        check.exists(keys.status(event_id))
+    pipe = redis.pipeline(transaction=False)
+    for event_id, present in zip(ids, check.execute(), strict=True):
+        if present:
+            memory_id = memory_by_event[event_id]
+            if memory_id is None:
+                pipe.hset(keys.status(event_id), "reviewed", "1")
+            else:
+                pipe.hset(keys.status(event_id), mapping={"memory_id": memory_id, "reviewed": "1"})
+    pipe.execute()
 
 
 def dead_letter(

@@ -120,10 +120,12 @@ def hub(make_services: Callable[..., Services]) -> Iterator[EmbeddedHub]:
 def settle(hub: EmbeddedHub) -> Callable[..., None]:
     """Wait until no event waits and no job is queued or running; fail on a failed job."""
     services = hub.services
-    queue = services.queue
+    queues = services.queues
 
     def busy() -> bool:
-        if services.redis.xlen(services.keys.stream) or queue.count or queue.started_job_registry.count:
+        if services.redis.xlen(services.keys.stream):
+            return True
+        if any(queue.count or queue.started_job_registry.count for queue in queues):
             return True
         return any(w.get_state() == "busy" for w in hub.workers)
 
@@ -136,11 +138,12 @@ def settle(hub: EmbeddedHub) -> Callable[..., None]:
                 raise AssertionError(f"the hub was still busy after {timeout} s")
             idle = 0 if busy() else idle + 1
             time.sleep(0.02)
-        failed = queue.failed_job_registry.get_job_ids()
-        if failed:
-            job = Job.fetch(failed[0], connection=services.redis, serializer=queue.serializer)
-            result = job.latest_result()
-            raise AssertionError(f"job {job.func_name} failed:\n{result.exc_string if result else '?'}")
+        for queue in queues:
+            failed = queue.failed_job_registry.get_job_ids()
+            if failed:
+                job = Job.fetch(failed[0], connection=services.redis, serializer=queue.serializer)
+                result = job.latest_result()
+                raise AssertionError(f"job {job.func_name} failed:\n{result.exc_string if result else '?'}")
 
     return wait
 

@@ -1,5 +1,7 @@
 """The drain job: take waiting events off the stream in batches, embed them, write them, acknowledge.
 
+Each stored batch is then reviewed (reinforcement, conflicts) by a job on the background queue.
+
 Delivery is at least once (a crashed worker's entries are claimed by another after `claim_idle_ms`)
 and the write is idempotent (the memory id derives from the event id, and a memory already in the
 store is not written again), so every acknowledged event is stored exactly once.
@@ -22,10 +24,10 @@ from pydantic import ValidationError
 from redis import Redis
 from redis.exceptions import RedisError
 
+from hub.conflicts.jobs import enqueue_review
 from hub.errors import describe_validation_error
 from hub.keys import Keys
 from hub.models import EventCreate, Memory
-from hub.promotion.jobs import enqueue_scoring
 from hub.queue import schedule_drain
 from hub.screening import screen
 from hub.secrets import SecretError, redact
@@ -44,7 +46,6 @@ class DrainReport:
     batches: int = 0
     stored: int = 0
     already_stored: int = 0
-    reinforced: int = 0
     rejected: int = 0
     failed: int = 0
     batch_sizes: list[int] = field(default_factory=list)
@@ -143,9 +144,14 @@ def take_batch(
 def ingest_batch(
     services: Services, entries: Sequence[Entry], *, deliveries: dict[bytes, int], report: DrainReport
 ) -> None:
-    """Validate, embed in one model call, write, then mark and acknowledge, all for one batch."""
+    """Validate, embed, write, then mark, acknowledge and enqueue the review, all for one batch.
+
+    The review (reinforcement, conflicts) is a job of its own on the background queue, enqueued in
+    the same transaction as the acknowledgement: at a backlog, workers store first and review after.
+    """
     settings, keys = services.settings, services.keys
     pipe = services.redis.pipeline(transaction=True)
+    pipe.multi()  # explicit, so that RQ enqueues the review job inside this transaction
     accepted: list[Accepted] = []
     for entry_id, fields in entries:
         if fields is None:  # deleted from the stream after delivery: nothing left to store
@@ -169,35 +175,31 @@ def ingest_batch(
             dead_letter(pipe, keys, event_id=event_id, status=EventState.rejected, error=str(exc), raw=kept)
             report.rejected += 1
 
-    # Redelivered events whose memory was already written are not written again, only reviewed again.
+    # A redelivered event whose memory was already written is not written again, only reviewed again.
     unique = {a.memory.id: a.memory for a in accepted}
-    merged_into: dict[str, str] = {}
-    fresh: list[MemoryPoint] = []
-    if unique:
-        existing = {m.id for m in services.store.get(list(unique))}
-        texts = [m.text for m in unique.values()]
-        dense = services.embedder.encode(texts, batch_size=len(texts))
+    existing = {m.id for m in services.store.get(list(unique))} if unique else set()
+    fresh = [m for m in unique.values() if m.id not in existing]
+    if fresh:
+        dense = services.embedder.encode([m.text for m in fresh], batch_size=settings.encode_batch_size)
         points = [
             MemoryPoint(memory=m, dense=vector.tolist(), sparse=services.sparse.document(m.text))
-            for m, vector in zip(unique.values(), dense, strict=True)
+            for m, vector in zip(fresh, dense, strict=True)
         ]
-        fresh = [p for p in points if p.memory.id not in existing]
-        services.store.upsert(fresh)  # durable on return; an exception leaves the batch unacknowledged
-        merged_into = services.reviewer.review(points).merged_into
-        # What was written or reinforced is scored for promotion, in a job of its own.
-        enqueue_scoring(services.queue, (merged_into.get(p.memory.id, p.memory.id) for p in points))
+        services.store.upsert(points)  # an exception leaves the batch unacknowledged, for a retry
     services.store.flush()  # what is acknowledged below is on disk
+    events_by_memory: dict[str, list[str]] = {}
     for a in accepted:
-        mark_stored(pipe, keys, a.event_id, merged_into.get(a.memory.id, a.memory.id))
+        mark_stored(pipe, keys, a.event_id, a.memory.id)
         pipe.expire(keys.status(a.event_id), settings.status_ttl_seconds)
+        events_by_memory.setdefault(a.memory.id, []).append(a.event_id)
+    enqueue_review(services.background_queue, events_by_memory, pipeline=pipe)
     ids = [entry_id for entry_id, _ in entries]
     pipe.xack(keys.stream, keys.group, *ids)
     pipe.xdel(keys.stream, *ids)
     pipe.execute()
     report.batches += 1
     report.batch_sizes.append(len(entries))
-    report.stored += len(fresh) - len(merged_into)
-    report.reinforced += len(merged_into)
+    report.stored += len(fresh)
     report.already_stored += len(accepted) - len(fresh)
 
 

@@ -1,16 +1,46 @@
-"""The midday and nightly review: sweeps over the day, then compaction where a core went over budget."""
+"""The reviews: each batch of stored memories as it is written, and the midday and nightly sweeps."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from hub.compaction.core_block import agents_over_budget
 from hub.compaction.jobs import request_compaction
 from hub.compaction.sweep import day_memories, sweep_conflicts
 from hub.models import utcnow
+from hub.promotion.jobs import enqueue_scoring
 from hub.promotion.promoter import Promoter
+from hub.status import mark_reviewed
 from workers import runtime
+
+EventsByMemory = TypeAdapter(dict[str, list[str]])
+
+
+def review_memories(events_by_memory: dict[str, list[str]]) -> dict[str, Any]:
+    """RQ job: the write-time review of a stored batch (memory id -> the events that wrote it).
+
+    Reinforcement folds a restatement into the memory it restates, contradictions are recorded in
+    the ledger and the policy applies; then every event's status names its final memory and the
+    memories kept are scored for promotion. Idempotent: a retried job changes nothing more.
+    """
+    services = runtime.current()
+    wanted = EventsByMemory.validate_python(events_by_memory)
+    memories = services.store.get(list(wanted))
+    outcome = services.reviewer.review(memories, services.store.vectors([m.id for m in memories]))
+    # A memory no longer in the store was folded away by an earlier try of this job: its events'
+    # statuses already name where it went.
+    final = {m.id: outcome.merged_into.get(m.id, m.id) for m in memories}
+    holder = {e: final.get(m) for m, events in wanted.items() for e in events}
+    mark_reviewed(services.redis, services.keys, holder)
+    enqueue_scoring(services.background_queue, final.values())
+    return {
+        "reviewed": len(memories),
+        "reinforced": len(outcome.merged_into),
+        "conflicts": len(outcome.conflicts),
+    }
 
 
 def review_day(window_hours: float = 24.0) -> dict[str, Any]:

@@ -51,7 +51,7 @@ class ThreadedWorker(MemhubWorker):
 
 def make_worker(services: Services, *, threaded: bool = False, name: str | None = None) -> MemhubWorker:
     cls = ThreadedWorker if threaded else MemhubWorker
-    return cls([services.queue], connection=services.redis, serializer=JSONSerializer, name=name)
+    return cls(services.queues, connection=services.redis, serializer=JSONSerializer, name=name)
 
 
 class Sweeper(threading.Thread):

@@ -29,8 +29,20 @@ class EventsAccepted(BaseModel):
 class EventStatusPublic(BaseModel):
     id: str
     status: EventState
-    memory_id: str | None = None
-    error: str | None = None
+    memory_id: str | None = Field(
+        None,
+        description="The memory it was stored as; once reviewed, the one it was folded into if it restated one.",
+    )
+    error: str | None = Field(None, description="Why it was rejected or failed, naming what to fix.")
+    reviewed: bool = Field(
+        False,
+        description="The write-time review (reinforcement, conflicts) has run: `memory_id` is final.",
+    )
+
+    @property
+    def settled(self) -> bool:
+        """Nothing more happens to it: rejected, failed, or stored and reviewed."""
+        return self.status in (EventState.rejected, EventState.failed) or self.reviewed
 
 
 class SearchRequest(BaseModel):

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from hub.compaction.scan import LIVE
 from hub.models import Memory
 from hub.services import Services
-from hub.store.base import MemoryFilter, MemoryPoint, scroll_all
+from hub.store.base import MemoryFilter, scroll_all
 
 
 class SweepReport(BaseModel):
@@ -34,11 +34,6 @@ def day_memories(services: Services, *, since: datetime, now: datetime) -> list[
 
 def sweep_conflicts(services: Services, memories: Sequence[Memory]) -> SweepReport:
     """Review `memories` again against the older memories each can see."""
-    vectors = services.embedder.encode([m.text for m in memories])
-    points = [
-        MemoryPoint(memory=m, dense=vector.tolist(), sparse=services.sparse.document(m.text))
-        for m, vector in zip(memories, vectors, strict=True)
-    ]
-    outcome = services.reviewer.review(points)
+    outcome = services.reviewer.review(memories, services.store.vectors([m.id for m in memories]))
     reinforced, conflicts = len(outcome.merged_into), len(outcome.conflicts)
     return SweepReport(reviewed=len(memories), reinforced=reinforced, conflicts=conflicts)

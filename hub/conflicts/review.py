@@ -12,7 +12,7 @@ an event redelivered after a crash is reviewed again with the same result.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from redis import Redis
@@ -24,7 +24,9 @@ from hub.conflicts.resolve import resolve, supersede
 from hub.keys import Keys
 from hub.models import Change, Kind, Memory, State, utcnow
 from hub.settings import Settings
-from hub.store.base import MemoryFilter, MemoryPoint, MemoryStore, SearchMode, SearchQuery
+from hub.store.base import MemoryFilter, MemoryStore, SearchMode, SearchQuery, SparseVec
+
+NO_TERMS = SparseVec(indices=[], values=[])  # candidates are found by meaning alone
 
 
 @dataclass
@@ -61,17 +63,20 @@ class Reviewer:
     settings: Settings
     judge: Judge
 
-    def review(self, points: Sequence[MemoryPoint]) -> ReviewOutcome:
-        """Review written memories, oldest first, each against older memories it can see."""
+    def review(self, memories: Sequence[Memory], vectors: Mapping[str, list[float]]) -> ReviewOutcome:
+        """Review stored memories, oldest first, each against the older memories it can see.
+
+        `vectors` holds each memory's dense vector (`MemoryStore.vectors`); one without is skipped.
+        """
         outcome = ReviewOutcome()
-        for point in sorted(points, key=lambda p: order(p.memory)):
-            current = self.store.get([point.memory.id])
-            if not current or current[0].state is State.superseded:
+        for memory in sorted(memories, key=order):
+            current = self.store.get([memory.id])
+            if not current or current[0].state is State.superseded or memory.id not in vectors:
                 continue
-            self._review_one(current[0], point, outcome)
+            self._review_one(current[0], vectors[memory.id], outcome)
         return outcome
 
-    def candidates(self, memory: Memory, point: MemoryPoint) -> list[Memory]:
+    def candidates(self, memory: Memory, dense: list[float]) -> list[Memory]:
         flt = MemoryFilter(
             now=utcnow(),
             project=memory.project,
@@ -79,8 +84,8 @@ class Reviewer:
             states=frozenset({State.active, State.stale}),
         )
         query = SearchQuery(
-            dense=point.dense,
-            sparse=point.sparse,
+            dense=dense,
+            sparse=NO_TERMS,
             filter=flt,
             limit=self.settings.conflict_candidates + 1,
             mode=SearchMode.dense,
@@ -95,10 +100,10 @@ class Reviewer:
             and order(h.memory) < mine
         ]
 
-    def _review_one(self, memory: Memory, point: MemoryPoint, outcome: ReviewOutcome) -> None:
+    def _review_one(self, memory: Memory, dense: list[float], outcome: ReviewOutcome) -> None:
         if memory.kind is Kind.correction:
             self._apply_explicit_corrections(memory)
-        for older in self.candidates(memory, point):
+        for older in self.candidates(memory, dense):
             judgement = self.judge.judge(statement(older), statement(memory))
             if judgement.verdict is Verdict.same:
                 self._reinforce(older, memory)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from clients.http import DONE, Memhub
+from clients.http import Memhub
 from hub.api.schemas import MAX_BATCH_EVENTS, EventStatusPublic
 from hub.markdown.layout import Layout
 from hub.markdown.reader import Skipped, read_workspace
@@ -92,7 +92,7 @@ def import_workspace(
         status = statuses.get(event.id)
         if event.id in present or (status is not None and status.status is EventState.stored):
             report.already_present += 1
-        elif status is not None and status.status in DONE:
+        elif status is not None and status.status in (EventState.rejected, EventState.failed):
             report.refused.append(Skipped(event.source or event.id, status.error or status.status.value))
         elif status is not None:
             waiting.append(event.id)  # queued by an earlier import that did not wait
@@ -145,7 +145,7 @@ def _publish(hub: Memhub, events: list[EventCreate], *, batch_size: int, progres
 
 
 def _wait(hub: Memhub, ids: list[str], *, timeout: float, progress: bool) -> dict[str, EventStatusPublic]:
-    """Poll until every event is stored, rejected or failed, or `timeout` passes.
+    """Poll until every event is rejected, failed, or stored and reviewed, or `timeout` passes.
 
     Workers drain the stream roughly in order, so each round asks about the oldest pending events
     first and stops at the first batch not all done: a round costs one small request while waiting.
@@ -159,9 +159,7 @@ def _wait(hub: Memhub, ids: list[str], *, timeout: float, progress: bool) -> dic
             for start in range(0, len(pending), WAIT_PROBE):
                 chunk = pending[start : start + WAIT_PROBE]
                 answers = hub.statuses(chunk)
-                finished = {
-                    i: s for i, s in zip(chunk, answers, strict=True) if s is not None and s.status in DONE
-                }
+                finished = {i: s for i, s in zip(chunk, answers, strict=True) if s is not None and s.settled}
                 done.update(finished)
                 still += [i for i in chunk if i not in finished]
                 if len(finished) < len(chunk):  # the rest are queued behind these: ask next round

@@ -186,6 +186,10 @@ class MemoryStore(Protocol):
 
     def get(self, ids: Sequence[str]) -> list[Memory]: ...
 
+    def vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
+        """The dense vectors of these memories, by id; ids not in the store are left out."""
+        ...
+
     def search(self, query: SearchQuery) -> list[Hit]: ...
 
     def update(self, memory_id: str, fields: dict[str, Any]) -> None:

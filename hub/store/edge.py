@@ -119,6 +119,11 @@ class EdgeStore:
         found = {str(record.id): from_payload(record.payload or {}) for record in records}
         return [found[point] for point in wanted if point in found]
 
+    def vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
+        points: list[qe.PointId] = list(dict.fromkeys(p for i in ids if (p := canonical_id(i))))
+        records = self._shard.retrieve(points, with_payload=False, with_vector=[DENSE]) if points else []
+        return {str(record.id): _dense(record.vector) for record in records}
+
     def search(self, query: SearchQuery) -> list[Hit]:
         flt = memory_filter(query.filter)
         dense = qe.Query.Nearest(query.dense, using=DENSE)
@@ -292,5 +297,9 @@ def recency_formula(half_life: timedelta, *, now: datetime) -> qe.Formula:
 
 
 def _hit(point: qe.ScoredPoint) -> Hit:
-    vectors: Any = point.vector
-    return Hit(from_payload(point.payload or {}), point.score, vectors[DENSE] if vectors else None)
+    return Hit(from_payload(point.payload or {}), point.score, _dense(point.vector) if point.vector else None)
+
+
+def _dense(vectors: Any) -> list[float]:
+    """The dense vector out of a point's named vectors."""
+    return list(vectors[DENSE])

@@ -95,6 +95,13 @@ class ServerStore:
         found = {str(record.id): from_payload(record.payload or {}) for record in records}
         return [found[point] for point in wanted if point in found]
 
+    def vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
+        points = list(dict.fromkeys(p for i in ids if (p := canonical_id(i))))
+        if not points:
+            return {}
+        records = self._client.retrieve(self.collection, points, with_payload=False, with_vectors=[DENSE])
+        return {str(record.id): _dense(record.vector) for record in records}
+
     def search(self, query: SearchQuery) -> list[Hit]:
         flt = memory_filter(query.filter)
         sparse = models.SparseVector(indices=query.sparse.indices, values=query.sparse.values)
@@ -265,5 +272,9 @@ def recency_formula(half_life: timedelta, *, now: datetime) -> models.FormulaQue
 
 
 def _hit(point: models.ScoredPoint) -> Hit:
-    vectors: Any = point.vector
-    return Hit(from_payload(point.payload or {}), point.score, vectors[DENSE] if vectors else None)
+    return Hit(from_payload(point.payload or {}), point.score, _dense(point.vector) if point.vector else None)
+
+
+def _dense(vectors: Any) -> list[float]:
+    """The dense vector out of a point's named vectors."""
+    return list(vectors[DENSE])

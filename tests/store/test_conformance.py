@@ -168,6 +168,19 @@ def test_get_returns_found_memories_in_the_order_asked(corpus: MemoryStore) -> N
     assert corpus.get([]) == []
 
 
+def test_vectors_returns_the_dense_vectors_written(store: MemoryStore, make_point: MakePoint) -> None:
+    points = [make_point(memory(name)) for name in ("g_coffee", "u_bob")]
+    store.upsert(points)
+    ids = [p.memory.id for p in points]
+
+    found = store.vectors([ids[1], memory_id_for("missing"), ids[0].upper(), "not-a-uuid"])
+
+    assert set(found) == set(ids)
+    for point in points:
+        assert np.allclose(found[point.memory.id], point.dense, atol=1e-6)
+    assert store.vectors([]) == {}
+
+
 def test_ids_that_are_not_uuids_name_no_memory(corpus: MemoryStore) -> None:
     assert corpus.get(["0", "not-a-uuid", ""]) == []
     corpus.delete(["0"])

@@ -100,5 +100,5 @@ def report_use(memory_id: str, services: ServicesDep) -> UseRecorded:
     if not services.store.get([memory_id]):
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no memory with id {memory_id!r}")
     count = record_use(services.redis, services.keys, memory_id)
-    enqueue_scoring(services.queue, [memory_id])
+    enqueue_scoring(services.background_queue, [memory_id])
     return UseRecorded(memory_id=memory_id, used_count=count)

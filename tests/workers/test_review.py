@@ -1,0 +1,75 @@
+"""The write-time review as a job of its own: after the store, on the background queue."""
+
+from collections.abc import Callable
+
+from rq.job import Job
+from rq.registry import FinishedJobRegistry
+
+from hub.conflicts.jobs import REVIEW_JOB
+from hub.models import memory_id_for
+from hub.queue import DRAIN_JOB
+from hub.services import Services
+from hub.status import EventState, read_status
+from tests.workers.test_ingest import publisher
+from workers import runtime
+from workers.ingest import drain_stream
+from workers.review import review_memories
+from workers.worker import run_worker
+
+
+def test_a_restatement_is_stored_then_folded_into_the_memory_it_restates(
+    make_services: Callable[..., Services],
+) -> None:
+    services = make_services()
+    redis, keys = services.redis, services.keys
+    first = publisher(services, "whatsapp-bot").publish("Dana likes green tea")
+    drain_stream(services, consumer="test")
+    second = publisher(services, "telegram-bot").publish("Dana likes green tea")
+    drain_stream(services, consumer="test")
+
+    # Stored and searchable at once; the review waits on the background queue.
+    waiting = read_status(redis, keys, second)
+    assert waiting is not None and waiting.status is EventState.stored and not waiting.reviewed
+    assert waiting.memory_id == memory_id_for(second)
+    assert services.store.count() == 2
+    assert len(services.background_queue.job_ids) == 2  # one review per stored batch
+
+    run_worker(services, burst=True, sweep_interval=60)
+
+    done = [read_status(redis, keys, event_id) for event_id in (first, second)]
+    assert all(s is not None and s.reviewed for s in done)
+    assert [s.memory_id for s in done if s] == [memory_id_for(first)] * 2
+    assert services.store.count() == 1
+    kept = services.store.get([memory_id_for(first)])[0]
+    assert {s.agent for s in kept.sightings} == {"whatsapp-bot", "telegram-bot"}
+
+    # A retried review changes nothing more, and leaves the status pointing where the event went.
+    runtime.install(services)
+    try:
+        again = review_memories({memory_id_for(second): [second]})
+    finally:
+        runtime.install(None)
+    assert again["reviewed"] == 0
+    status = read_status(redis, keys, second)
+    assert status is not None and status.memory_id == memory_id_for(first) and status.reviewed
+    assert len(services.store.get([memory_id_for(first)])[0].sightings) == 2
+
+
+def test_at_a_backlog_workers_store_everything_before_they_review(
+    make_services: Callable[..., Services],
+) -> None:
+    services = make_services(ingest_batch_size=8, ingest_batches_per_job=1)
+    ids = [publisher(services).publish(f"Backlog memory {i} about the garden shed") for i in range(40)]
+
+    run_worker(services, burst=True, sweep_interval=60)
+
+    jobs = []
+    for queue in services.queues:
+        finished = FinishedJobRegistry(queue=queue).get_job_ids()
+        jobs += Job.fetch_many(finished, connection=services.redis, serializer=queue.serializer)
+    drains = [j for j in jobs if j and j.func_name == DRAIN_JOB]
+    reviews = [j for j in jobs if j and j.func_name == REVIEW_JOB]
+    assert len(drains) >= 5 and len(reviews) == 5  # one review per stored batch of 8
+    assert max(j.ended_at for j in drains if j.ended_at) <= min(j.started_at for j in reviews if j.started_at)
+    statuses = [read_status(services.redis, services.keys, i) for i in ids]
+    assert all(s is not None and s.status is EventState.stored and s.reviewed for s in statuses)
