@@ -31,43 +31,71 @@ def _unit_vectors(hits: Sequence[Hit]) -> np.ndarray:
     return unit
 
 
+# The write-time judge's cue words, and verbs that report a new value of something.
+CHANGE_WORDS = UPDATE_CUES | {
+    "raised", "lowered", "increased", "decreased", "reduced", "cut", "dropped", "upgraded", "downgraded",
+    "rebuilt", "reassigned", "delayed", "pushed", "slipped", "extended", "shortened", "decommissioned",
+    "retired", "updated", "revised", "renewed", "transferred", "swapped", "resumed", "again",
+}  # fmt: skip
+# "From May the rides start at 5:45", "as of next week", "starting Monday": a value with a start date.
+_MONTHS = "january february march april may june july august september october november december"
+_DAYS = "monday tuesday wednesday thursday friday saturday sunday"
+_FROM_WHEN = re.compile(
+    r"\b(?:from|starting|as of|effective)\s+(?:next\b|now\b|today\b|tomorrow\b|\d|"
+    + "|".join(rf"{w}\b" for w in (_MONTHS + " " + _DAYS).split())
+    + ")"
+)
+
+
 def reports_change(memory: Memory) -> bool:
-    """A correction, or a statement that says something changed ("moved to", "now", "instead")."""
-    # The write-time judge's cue words; its full parse costs ~0.1 ms a text, too much per search.
-    return memory.kind is Kind.correction or not UPDATE_CUES.isdisjoint(
-        re.findall(r"[a-z]+", memory.text.lower())
+    """A correction, or a statement that says something changed ("moved to", "now", "from May")."""
+    # Cue words and a pattern: the judge's full parse costs ~0.1 ms a text, too much per search.
+    text = memory.text.lower()
+    return (
+        memory.kind is Kind.correction
+        or not CHANGE_WORDS.isdisjoint(re.findall(r"[a-z]+", text))
+        or _FROM_WHEN.search(text) is not None
     )
 
 
 def newest_versions_first(
-    hits: Sequence[Hit], *, similarity: float = VERSION_SIMILARITY, lookup: int = VERSION_LOOKUP
+    hits: Sequence[Hit],
+    *,
+    similarity: float = VERSION_SIMILARITY,
+    lookup: int = VERSION_LOOKUP,
+    extra: Sequence[Hit] = (),
 ) -> list[Hit]:
     """Rank the newer version of each of the first `lookup` hits directly above it.
 
     An updated fact that the write-time review did not supersede leaves two active memories: the
     old one, often the closer match to the question, and a newer one that reports the change. The
-    newer one is looked for among all `hits` (pass more than you will return) and moved up; both
-    stay. Change cues are the write-time judge's (`hub.conflicts.lexicon.UPDATE_CUES`).
+    newer one is looked for among all `hits` (pass more than you will return) and among `extra`
+    (memories found near the first hits rather than near the query; one is returned only when it
+    is such a newer version), and moved up; both stay.
     """
-    if len(hits) < 2:
+    known = {hit.memory.id for hit in hits}
+    spare = list({hit.memory.id: hit for hit in extra if hit.memory.id not in known}.values())
+    pool = [*hits, *spare]
+    if len(pool) < 2:
         return list(hits)
-    unit = _unit_vectors(hits)
+    unit = _unit_vectors(pool)
     cosine = unit @ unit.T
     order = list(range(len(hits)))
+    reserve = list(range(len(hits), len(pool)))
     for older in order[:lookup]:
         at = order.index(older)
         newer = [
             i
-            for i in order[at + 1 :]
+            for i in order[at + 1 :] + reserve
             if cosine[older, i] >= similarity
-            and hits[i].memory.occurred_at > hits[older].memory.occurred_at
-            and reports_change(hits[i].memory)
+            and pool[i].memory.occurred_at > pool[older].memory.occurred_at
+            and reports_change(pool[i].memory)
         ]
         if newer:
             closest = max(newer, key=lambda i: cosine[older, i])
-            order.remove(closest)
+            (order if closest in order else reserve).remove(closest)
             order.insert(at, closest)
-    return [hits[i] for i in order]
+    return [pool[i] for i in order]
 
 
 def maximal_marginal_relevance(hits: Sequence[Hit], *, diversity: float, limit: int) -> list[Hit]:

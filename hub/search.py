@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TypeVar
 
 from hub.embedding import Embedder
 from hub.models import Confidence, Kind, Scope, State, Tier, utcnow
-from hub.ranking import maximal_marginal_relevance, newest_versions_first
+from hub.ranking import VERSION_LOOKUP, maximal_marginal_relevance, newest_versions_first
 from hub.sparse import SparseEncoder
-from hub.store.base import Hit, MemoryFilter, MemoryStore, SearchMode, SearchQuery
+from hub.store.base import NO_TERMS, Hit, MemoryFilter, MemoryStore, SearchMode, SearchQuery
 
 # Candidates fetched, as multiples of `limit`: the newest-version lookup searches among them, and MMR
 # chooses among them when diversity is on.
 VERSION_POOL = 2
+# Memories looked up near each of the first hits (and newer than it), for its newer version.
+LATER_NEIGHBOURS = 5
+MAX_SUCCESSION = 8
 DIVERSITY_POOL = 3
 MIN_POOL = 20
 
@@ -74,18 +77,85 @@ class Retriever:
         )  # fmt: skip
         # More candidates than asked for: newer versions of the first hits are looked for among them.
         pool = max(limit * (VERSION_POOL if diversity is None else DIVERSITY_POOL), MIN_POOL)
+        dense = self.embedder.encode_one(query)
+        # By default superseded memories are searched too, to be replaced by what superseded them.
+        follow = states is None
         hits = self.store.search(
             SearchQuery(
-                dense=self.embedder.encode_one(query),
+                dense=dense,
                 sparse=self.sparse.query(query),
-                filter=flt,
+                filter=replace(flt, states=frozenset(State)) if follow else flt,
                 limit=pool,
                 mode=mode,
                 recency=recency,
                 with_vectors=True,
             )
         )
-        hits = newest_versions_first(hits)
+        if follow:
+            hits = self._successors_in_place(hits, flt, dense)
+        hits = newest_versions_first(hits, extra=self._later_neighbours(hits[:VERSION_LOOKUP], flt))
         if diversity is not None:
             hits = maximal_marginal_relevance(hits, diversity=diversity, limit=limit)
         return hits[:limit]
+
+    def _successors_in_place(self, hits: Sequence[Hit], flt: MemoryFilter, dense: list[float]) -> list[Hit]:
+        """Each superseded hit gives its place to the memory that superseded it (the last of the
+        chain), if the asker may see that one: the question matched the old wording, the answer is
+        the new. Hits the asker may not see never come back this way; each memory appears once."""
+        successor: dict[str, str] = {}
+        for hit in hits:
+            if hit.memory.state is State.superseded and hit.memory.superseded_by:
+                successor[hit.memory.id] = self._last_successor(hit.memory.superseded_by)
+        found: dict[str, Hit] = {}
+        if successor:
+            query = SearchQuery(
+                dense=dense,
+                sparse=NO_TERMS,
+                filter=replace(flt, ids=frozenset(successor.values())),
+                limit=len(successor),
+                mode=SearchMode.dense,
+                with_vectors=True,
+            )
+            found = {hit.memory.id: hit for hit in self.store.search(query)}
+        placed: list[Hit] = []
+        seen: set[str] = set()
+        for hit in hits:
+            chosen = (
+                found.get(successor.get(hit.memory.id, "")) if hit.memory.state is State.superseded else hit
+            )
+            if chosen is not None and chosen.memory.id not in seen:
+                seen.add(chosen.memory.id)
+                placed.append(chosen)
+        return placed
+
+    def _last_successor(self, memory_id: str) -> str:
+        """Where a chain of supersessions ends (a few hops at most; a cycle stops where it closes)."""
+        seen = {memory_id}
+        for _ in range(MAX_SUCCESSION):
+            found = self.store.get([memory_id])
+            after = found[0].superseded_by if found and found[0].state is State.superseded else None
+            if after is None or after in seen:
+                break
+            seen.add(after)
+            memory_id = after
+        return memory_id
+
+    def _later_neighbours(self, hits: Sequence[Hit], flt: MemoryFilter) -> list[Hit]:
+        """Memories close to each hit and newer than it, within the same filter: its newer versions
+        are among them even when they share few words with the question."""
+        found: list[Hit] = []
+        for hit in hits:
+            assert hit.vector is not None  # the search asked for vectors
+            after = hit.memory.occurred_at
+            if flt.occurred_after is not None:
+                after = max(after, flt.occurred_after)
+            query = SearchQuery(
+                dense=hit.vector,
+                sparse=NO_TERMS,
+                filter=replace(flt, occurred_after=after),
+                limit=LATER_NEIGHBOURS,
+                mode=SearchMode.dense,
+                with_vectors=True,
+            )
+            found += self.store.search(query)
+        return found

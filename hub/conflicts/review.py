@@ -24,9 +24,7 @@ from hub.conflicts.resolve import resolve, supersede
 from hub.keys import Keys
 from hub.models import Change, Kind, Memory, State, utcnow
 from hub.settings import Settings
-from hub.store.base import MemoryFilter, MemoryStore, SearchMode, SearchQuery, SparseVec
-
-NO_TERMS = SparseVec(indices=[], values=[])  # candidates are found by meaning alone
+from hub.store.base import NO_TERMS, MemoryFilter, MemoryStore, SearchMode, SearchQuery
 
 
 @dataclass
@@ -85,7 +83,7 @@ class Reviewer:
         )
         query = SearchQuery(
             dense=dense,
-            sparse=NO_TERMS,
+            sparse=NO_TERMS,  # candidates are found by meaning alone
             filter=flt,
             limit=self.settings.conflict_candidates + 1,
             mode=SearchMode.dense,
@@ -101,8 +99,7 @@ class Reviewer:
         ]
 
     def _review_one(self, memory: Memory, dense: list[float], outcome: ReviewOutcome) -> None:
-        if memory.kind is Kind.correction:
-            self._apply_explicit_corrections(memory)
+        named = self._apply_explicit_corrections(memory) if memory.kind is Kind.correction else set()
         for older in self.candidates(memory, dense):
             judgement = self.judge.judge(statement(older), statement(memory))
             if judgement.verdict is Verdict.same:
@@ -110,7 +107,11 @@ class Reviewer:
                 outcome.merged_into[memory.id] = older.id
                 return
             if judgement.verdict is Verdict.conflict:
-                outcome.conflicts.append(self._conflict(older, memory, judgement))
+                # A correction that names what it corrects corrects only that; other memories it
+                # contradicts are ordinary conflicts (the October appointment moved says nothing
+                # about the February one).
+                corrects = memory.kind is Kind.correction and (not named or older.id in named)
+                outcome.conflicts.append(self._conflict(older, memory, judgement, corrects=corrects))
 
     def _reinforce(self, older: Memory, newer: Memory) -> None:
         """Fold `newer` into `older`: one memory, one more sighting."""
@@ -134,9 +135,13 @@ class Reviewer:
             )
         self.store.delete([newer.id])
 
-    def _apply_explicit_corrections(self, correction: Memory) -> None:
-        """A correction that names the memories it corrects (in `related`) supersedes them at once."""
-        for target in self.store.get([r for r in correction.related if r != correction.id]):
+    def _apply_explicit_corrections(self, correction: Memory) -> set[str]:
+        """A correction that names the memories it corrects (in `related`) supersedes them at once.
+
+        Returns the ids of the memories it names.
+        """
+        targets = self.store.get([r for r in correction.related if r != correction.id])
+        for target in targets:
             supersede(
                 self.store,
                 loser=target.id,
@@ -144,8 +149,9 @@ class Reviewer:
                 by=correction.agent,
                 note=f"corrected by the owner: {correction.text}",
             )
+        return {target.id for target in targets}
 
-    def _conflict(self, older: Memory, newer: Memory, judgement: Judgement) -> Conflict:
+    def _conflict(self, older: Memory, newer: Memory, judgement: Judgement, *, corrects: bool) -> Conflict:
         cid = ledger.conflict_id(older.id, newer.id)
         conflict = ledger.get(self.redis, self.keys, cid)
         if conflict is None:
@@ -169,11 +175,11 @@ class Reviewer:
             )
             ledger.record(self.redis, self.keys, conflict)
         if conflict.open:
-            self._apply_policy(conflict, newer)
+            self._apply_policy(conflict, newer, corrects=corrects)
         return conflict
 
-    def _apply_policy(self, conflict: Conflict, newer: Memory) -> None:
-        if newer.kind is Kind.correction:
+    def _apply_policy(self, conflict: Conflict, newer: Memory, *, corrects: bool) -> None:
+        if corrects:
             resolve(
                 self.redis,
                 self.keys,

@@ -38,6 +38,9 @@ class SparseVec:
     values: list[float]
 
 
+NO_TERMS = SparseVec(indices=[], values=[])  # for dense-only queries, which use no terms
+
+
 @dataclass(frozen=True)
 class MemoryPoint:
     """A memory with its vectors, ready to write."""
@@ -69,6 +72,7 @@ class MemoryFilter:
     occurred_after: datetime | None = None
     occurred_before: datetime | None = None
     related: frozenset[str] | None = None  # names at least one of these entities
+    ids: frozenset[str] | None = None  # only these memories
     # A search from a group chat: memories private to direct conversations stay out.
     exclude_private: bool = False
     # Listings by their owner (export, `GET /v1/memories`) see every scope; searches never set this.

@@ -274,6 +274,8 @@ def memory_filter(flt: MemoryFilter) -> qe.Filter:
     ):
         if values is not None:
             must.append(_any(key, values))
+    if flt.ids is not None:
+        must.append(qe.HasIdCondition({p for i in flt.ids if (p := canonical_id(i))}))
     if flt.states is None:
         must_not.append(_is("state", State.superseded))
     if flt.exclude_private:

@@ -247,6 +247,9 @@ def memory_filter(flt: MemoryFilter) -> models.Filter:
     ):
         if values is not None:
             must.append(_any(key, values))
+    if flt.ids is not None:
+        points: list[models.ExtendedPointId] = [p for i in sorted(flt.ids) if (p := canonical_id(i))]
+        must.append(models.HasIdCondition(has_id=points))
     if flt.states is None:
         must_not.append(_is("state", State.superseded))
     if flt.exclude_private:

@@ -76,6 +76,23 @@ def test_a_correction_supersedes_at_once(api: TestClient, make_agent: Callable[.
     assert {h.id for h in wa.search("dentist appointment", include_superseded=True, limit=50)} == {old, new}
 
 
+def test_a_correction_that_names_its_target_supersedes_only_that(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    [other] = publish_all(wa, "Netanel's dentist appointment is on Tuesday")
+    [named] = publish_all(tg, "Netanel's dentist appointment is on Monday")
+    [new] = publish_all(
+        tg, "Netanel's dentist appointment is on Thursday", kind="correction", related=[named]
+    )
+
+    assert api.get(f"/v1/memories/{named}").json()["superseded_by"] == new
+    # What the correction did not name is contradicted, not overruled: the owner decides.
+    assert api.get(f"/v1/memories/{other}").json()["state"] == "active"
+    [open_conflict] = [c for c in conflicts(api) if set(c["memory_ids"]) == {other, new}]
+    assert open_conflict["status"] == "open"
+
+
 def test_a_low_severity_conflict_resolves_itself_with_a_note(
     api: TestClient, make_agent: Callable[..., Memhub]
 ) -> None:

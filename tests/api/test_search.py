@@ -117,6 +117,32 @@ def test_a_correction_naming_the_old_memory_supersedes_it(make_agent: Callable[.
     assert both[1].superseded_by == new
 
 
+def test_what_superseded_a_match_takes_its_place(make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    [old, _flights] = stored(
+        wa,
+        wa.publish("Hotel on Crete: Kiani Beach Resort in Kalyves, family room, half board"),
+        wa.publish("Flights to Crete: Aegean, TLV to Heraklion on August 9, back on August 16"),
+    )
+    # The correction shares few words with the question; the memory it replaced matched it best.
+    [new] = stored(wa, wa.publish("They cancelled Kiani Beach and booked Pilot Beach Resort in Georgioupolis",
+                                  kind="correction", related=[old]))  # fmt: skip
+
+    assert [h.id for h in wa.search("Which hotel are we staying at on Crete?", limit=1)] == [new]
+    assert old not in {h.id for h in wa.search("Which hotel are we staying at on Crete?", limit=50)}
+
+
+def test_a_successor_the_asker_may_not_see_does_not_come_back(make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    [old] = stored(wa, wa.publish("Netanel's parking spot in the garage is number 23 on level -2"))
+    [new] = stored(wa, wa.publish("Netanel's office parking spot is now number 41", kind="correction",
+                                  related=[old], scope="project", project="office-move"))  # fmt: skip
+
+    outside = {h.id for h in wa.search("Where does Netanel park?", limit=50)}
+    assert old not in outside and new not in outside
+    assert [h.id for h in wa.search("Where does Netanel park?", project="office-move", limit=1)] == [new]
+
+
 def test_ranking_options_are_accepted_and_checked(api: TestClient, make_agent: Callable[..., Memhub]) -> None:
     wa = make_agent("wa-assistant", "whatsapp")
     stored(wa, *(wa.publish(f"Noa's gymnastics practice number {i} was on a Monday") for i in range(4)))

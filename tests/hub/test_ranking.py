@@ -100,3 +100,27 @@ def test_mmr_keeps_a_near_duplicate_from_crowding_out_the_rest() -> None:
     assert len(maximal_marginal_relevance(ranked, diversity=0.5, limit=10)) == 4
     with pytest.raises(ValueError, match="diversity"):
         maximal_marginal_relevance(ranked, diversity=1.5, limit=3)
+
+
+def test_a_newer_version_found_near_a_hit_but_not_by_the_query_is_brought_in() -> None:
+    moved = hit("moved", "Itai's swimming lessons moved to Thursday at 16:00.", direction(1, 0.5), at=MAY)
+    near = hit("near", "Itai's swimming teacher is Anat.", direction(1, 0.4), at=MAY)  # says nothing changed
+
+    ranked = newest_versions_first([SWIM, OTHER], extra=[moved, near, SWIM])
+
+    # The newer version takes the place above the old one; a neighbour that is not one never shows.
+    assert names(ranked) == ["moved", "swim", "other"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From May the swimming lessons start at 9:00.",
+        "Winter again: swimming is at 10:30.",
+        "The lesson fee was raised to 80 shekels.",
+    ],
+)
+def test_change_is_read_from_verbs_and_start_dates(text: str) -> None:
+    newer = hit("newer", text, direction(1, 0.5), at=MAY)
+
+    assert names(newest_versions_first([SWIM, OTHER, newer])) == ["newer", "swim", "other"]

@@ -256,6 +256,21 @@ def test_expiry_follows_the_filter_clock(corpus: MemoryStore) -> None:
         # A search from a group chat: memories private to direct conversations stay out.
         ({"exclude_private": True}, PUBLIC | {"p_alpha", "t_alpha", "t_alpha_alice"}),
         ({"exclude_private": True, "channels": frozenset({"whatsapp"})}, set()),
+        # Only these memories, and only those visible (p_beta is not; any spelling of an id works).
+        (
+            {
+                "ids": frozenset(
+                    {
+                        memory_id_for("g_coffee"),
+                        memory_id_for("p_beta"),
+                        memory_id_for("p_alpha").upper(),
+                        "not-a-uuid",
+                    }
+                )
+            },
+            {"g_coffee", "p_alpha"},
+        ),  # fmt: skip
+        ({"ids": frozenset()}, set()),
     ],
 )
 def test_narrowing_filters(
