@@ -34,9 +34,10 @@ What it showed (2 cores, see the test in tests/retrieval/ for what is asserted):
   56%) the gap is larger.
 - Updated facts: a superseded memory the question matches gives its place to what superseded it;
   the newer version of each of the first hits is looked for among the candidates and near the hit
-  itself (`hub.ranking.newest_versions_first`). 30-31 of 32 rank newest first; the misses are
-  an update with no change word ("After refinancing ..., the payment is 6,650") and one whose
-  newer version is far from the old in meaning (cosine 0.43).
+  itself (`hub.ranking.newest_versions_first`). 31 of 32 rank newest first with hybrid (dense
+  alone: 32). The miss: "cancelled the Holmes Place membership ... he only cycles now" is far in
+  meaning (cosine 0.43) from "the Holmes Place Azrieli membership costs 289 shekels", and BM25 ranks
+  the old one above it; the rules that caught it cost 2.4 points of MRR (see hub/ranking.py).
 """
 
 from __future__ import annotations

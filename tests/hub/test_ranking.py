@@ -118,6 +118,7 @@ def test_a_newer_version_found_near_a_hit_but_not_by_the_query_is_brought_in() -
         "From May the swimming lessons start at 9:00.",
         "Winter again: swimming is at 10:30.",
         "The lesson fee was raised to 80 shekels.",
+        "After the pool renovation, lessons are at 10:30.",
     ],
 )
 def test_change_is_read_from_verbs_and_start_dates(text: str) -> None:
