@@ -64,43 +64,34 @@ def reports_change(memory: Memory) -> bool:
 
 
 def newest_versions_first(
-    hits: Sequence[Hit],
-    *,
-    similarity: float = VERSION_SIMILARITY,
-    lookup: int = VERSION_LOOKUP,
-    extra: Sequence[Hit] = (),
+    hits: Sequence[Hit], *, similarity: float = VERSION_SIMILARITY, lookup: int = VERSION_LOOKUP
 ) -> list[Hit]:
     """Rank the newer version of each of the first `lookup` hits directly above it.
 
     An updated fact that the write-time review did not supersede leaves two active memories: the
     old one, often the closer match to the question, and a newer one that reports the change. The
-    newer one is looked for among all `hits` (pass more than you will return) and among `extra`
-    (memories found near the first hits rather than near the query; one is returned only when it
-    is such a newer version), and moved up; both stay.
+    newer one is looked for among all `hits` (pass more than you will return) and moved up; both
+    stay.
     """
-    known = {hit.memory.id for hit in hits}
-    spare = list({hit.memory.id: hit for hit in extra if hit.memory.id not in known}.values())
-    pool = [*hits, *spare]
-    if len(pool) < 2:
+    if len(hits) < 2:
         return list(hits)
-    unit = _unit_vectors(pool)
+    unit = _unit_vectors(hits)
     cosine = unit @ unit.T
     order = list(range(len(hits)))
-    reserve = list(range(len(hits), len(pool)))
     for older in order[:lookup]:
         at = order.index(older)
         newer = [
             i
-            for i in order[at + 1 :] + reserve
+            for i in order[at + 1 :]
             if cosine[older, i] >= similarity
-            and pool[i].memory.occurred_at > pool[older].memory.occurred_at
-            and reports_change(pool[i].memory)
+            and hits[i].memory.occurred_at > hits[older].memory.occurred_at
+            and reports_change(hits[i].memory)
         ]
         if newer:
             closest = max(newer, key=lambda i: cosine[older, i])
-            (order if closest in order else reserve).remove(closest)
+            order.remove(closest)
             order.insert(at, closest)
-    return [pool[i] for i in order]
+    return [hits[i] for i in order]
 
 
 def maximal_marginal_relevance(hits: Sequence[Hit], *, diversity: float, limit: int) -> list[Hit]:

@@ -269,7 +269,8 @@ def memory_filter(flt: MemoryFilter) -> qe.Filter:
         ("channel", flt.channels),
         ("tier", flt.tiers),
         ("confidence", flt.confidences),
-        ("state", flt.states),
+        # Every state at once narrows nothing: no condition (a needless one slows filtered search).
+        ("state", None if flt.states == frozenset(State) else flt.states),
         ("related", flt.related),
     ):
         if values is not None:

@@ -102,16 +102,6 @@ def test_mmr_keeps_a_near_duplicate_from_crowding_out_the_rest() -> None:
         maximal_marginal_relevance(ranked, diversity=1.5, limit=3)
 
 
-def test_a_newer_version_found_near_a_hit_but_not_by_the_query_is_brought_in() -> None:
-    moved = hit("moved", "Itai's swimming lessons moved to Thursday at 16:00.", direction(1, 0.5), at=MAY)
-    near = hit("near", "Itai's swimming teacher is Anat.", direction(1, 0.4), at=MAY)  # says nothing changed
-
-    ranked = newest_versions_first([SWIM, OTHER], extra=[moved, near, SWIM])
-
-    # The newer version takes the place above the old one; a neighbour that is not one never shows.
-    assert names(ranked) == ["moved", "swim", "other"]
-
-
 @pytest.mark.parametrize(
     "text",
     [
