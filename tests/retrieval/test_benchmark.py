@@ -57,9 +57,9 @@ def test_hybrid_finds_the_evidence(report: Report) -> None:
     # Fusion must not cost what either half finds alone.
     for k in ("r5", "r10"):
         assert hybrid[k] >= max(dense[k], bm25[k]), k
-    # On the daily log, names, numbers and references: BM25 beats MiniLM alone, and hybrid both.
+    # On the daily log (names, numbers, references) hybrid finds more than either half alone.
     log = {name: report.scores(name, part="daily log")["r10"] for name in ("hybrid", "dense", "bm25")}
-    assert log["hybrid"] > log["bm25"] > log["dense"]
+    assert log["hybrid"] > max(log["bm25"], log["dense"])
 
 
 @pytest.mark.xfail(
