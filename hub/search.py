@@ -15,12 +15,13 @@ from hub.store.base import NO_TERMS, Hit, MemoryFilter, MemoryStore, SearchMode,
 
 # Candidates fetched, as multiples of `limit`: the newest-version lookup searches among them, and MMR
 # chooses among them when diversity is on.
+# (Looking for newer versions near the first hit too, with a store query of its own, caught one more
+# updated fact of 32 in benchmarks/retrieval but cost 1.2 points of MRR and ~4 ms a search.)
 VERSION_POOL = 2
-# Looking for newer versions near the first hit too (a store query of its own) caught one more
-# updated fact of 32 in benchmarks/retrieval, but cost 1.2 points of MRR and ~4 ms a search.
-MAX_SUCCESSION = 8
 DIVERSITY_POOL = 3
 MIN_POOL = 20
+# Hops followed from a superseded hit to the memory that finally superseded it.
+MAX_SUCCESSION = 8
 
 T = TypeVar("T")
 
