@@ -61,6 +61,9 @@ class Services:
         if not self.closed:
             self.closed = True
             self.store.close()
+            close_judge = getattr(self.judge, "close", None)  # a judge that holds connections
+            if close_judge is not None:
+                close_judge()
 
 
 def ensure_stream(redis: Redis, keys: Keys) -> None:

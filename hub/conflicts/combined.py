@@ -37,6 +37,12 @@ class ConfirmingJudge:
             return Judgement(Verdict.conflict, first.severity, f"{first.reason}; confirmed: {second.reason}")
         return Judgement(Verdict.compatible, None, second.reason)
 
+    def close(self) -> None:
+        """Release what the second judge holds (the LLM judge's HTTP connections)."""
+        close = getattr(self.second, "close", None)
+        if close is not None:
+            close()
+
 
 def judge_from_settings(settings: Settings) -> Judge:
     """The rule judge, alone or with the LLM or NLI judge that settings name."""

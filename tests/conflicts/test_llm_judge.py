@@ -178,7 +178,8 @@ def test_judge_from_settings(endpoint: Endpoint) -> None:
         headers, body = endpoint.requests[0]
         assert headers["authorization"] == "Bearer sk-x" and body["model"] == "gpt-4o-mini"
     finally:
-        judge.second.close()
+        judge.close()  # what Services.close calls: the LLM judge's connections are released
+    assert judge.second._client.is_closed
     with pytest.raises(ValueError, match="MEMHUB_LLM_JUDGE_URL"):
         judge_from_settings(Settings(judge="llm"))
     with pytest.raises(ValueError, match="MEMHUB_NLI_MODEL_PATH"):
