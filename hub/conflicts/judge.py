@@ -67,6 +67,12 @@ class JudgeError(RuntimeError):
     """A judge could not give a verdict (an endpoint down, a malformed answer, a model missing)."""
 
 
+def rule_severity(a: Statement, b: Statement) -> Severity:
+    """The documented rule's severity for a conflict between two free-text statements: what a judge
+    that finds conflicts but does not grade them (the NLI model, an LLM answering null) reports."""
+    return Severity(grade(parse(a.text), parse(b.text), kinds=(a.kind, b.kind)))
+
+
 # Share of the smaller frame's words found in the larger one, from which two frames speak of one attribute:
 # two of three words, or every word of a frame of one or two.
 RELATED = 0.66

@@ -7,9 +7,7 @@ import json
 import httpx
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from hub.conflicts.judge import JudgeError, Judgement, Severity, Statement, Verdict
-from hub.conflicts.severity import grade
-from hub.conflicts.text import parse
+from hub.conflicts.judge import JudgeError, Judgement, Severity, Statement, Verdict, rule_severity
 
 SYSTEM_PROMPT = """\
 You compare two statements from one person's memory and say whether they contradict each other.
@@ -74,7 +72,7 @@ class LLMJudge:
         if answer.verdict is not Verdict.conflict:
             return Judgement(answer.verdict, None, answer.reason)
         # A conflict the model did not grade gets the documented rule's severity.
-        severity = answer.severity or Severity(grade(parse(a.text), parse(b.text), kinds=(a.kind, b.kind)))
+        severity = answer.severity or rule_severity(a, b)
         return Judgement(Verdict.conflict, severity, answer.reason)
 
     def close(self) -> None:

@@ -6,9 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from hub.conflicts.judge import JudgeError, Judgement, Severity, Statement, Verdict
-from hub.conflicts.severity import grade
-from hub.conflicts.text import parse
+from hub.conflicts.judge import JudgeError, Judgement, Statement, Verdict, rule_severity
 
 _LABELS = ("contradiction", "entailment", "neutral")
 
@@ -32,8 +30,7 @@ class NLIJudge:
         scores = self.model.predict([(a.text, b.text), (b.text, a.text)], convert_to_numpy=True)
         forward, backward = (self.labels[int(row.argmax())] for row in scores)
         if "contradiction" in (forward, backward):
-            severity = Severity(grade(parse(a.text), parse(b.text), kinds=(a.kind, b.kind)))
-            return Judgement(Verdict.conflict, severity, "the NLI model reads a contradiction")
+            return Judgement(Verdict.conflict, rule_severity(a, b), "the NLI model reads a contradiction")
         if forward == backward == "entailment":
             return Judgement(Verdict.same, None, "the NLI model reads entailment both ways")
         return Judgement(Verdict.compatible, None, f"the NLI model reads {forward} / {backward}")
