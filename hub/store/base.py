@@ -139,6 +139,16 @@ def from_payload(payload: dict[str, Any]) -> Memory:
     return Memory.model_validate(payload)
 
 
+def dense_of(vectors: Any) -> list[float]:
+    """The dense vector out of a point's named vectors (either backend's)."""
+    return list(vectors[DENSE])
+
+
+def to_hit(payload: dict[str, Any] | None, score: float, vectors: Any) -> Hit:
+    """A scored point of either backend as a Hit; `vectors` is empty unless the query asked for them."""
+    return Hit(from_payload(payload or {}), score, dense_of(vectors) if vectors else None)
+
+
 def canonical_id(memory_id: str) -> str | None:
     """The point id a memory id names (a UUID, canonical form), or None: such a memory cannot exist."""
     try:

@@ -28,10 +28,12 @@ from hub.store.base import (
     SearchMode,
     SearchQuery,
     canonical_id,
+    dense_of,
     from_payload,
     page_start,
     payload_patch,
     prefetch_limit,
+    to_hit,
     to_payload,
 )
 
@@ -122,7 +124,7 @@ class EdgeStore:
     def vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
         points: list[qe.PointId] = list(dict.fromkeys(p for i in ids if (p := canonical_id(i))))
         records = self._shard.retrieve(points, with_payload=False, with_vector=[DENSE]) if points else []
-        return {str(record.id): _dense(record.vector) for record in records}
+        return {str(record.id): dense_of(record.vector) for record in records}
 
     def search(self, query: SearchQuery) -> list[Hit]:
         flt = memory_filter(query.filter)
@@ -158,7 +160,7 @@ class EdgeStore:
             with_vector=[DENSE] if query.with_vectors else False,
             **stage,
         )
-        return [_hit(point) for point in self._shard.query(request)]
+        return [to_hit(p.payload, p.score, p.vector) for p in self._shard.query(request)]
 
     def update(self, memory_id: str, fields: dict[str, Any]) -> None:
         with self._patch_lock:
@@ -297,12 +299,3 @@ def recency_formula(half_life: timedelta, *, now: datetime) -> qe.Formula:
     )  # fmt: skip
     boost = e.Sum([e.Constant(1.0), e.Mult([e.Constant(RECENCY_WEIGHT), age_decay])])
     return qe.Formula(e.Mult([e.Variable("$score"), boost]), defaults={"occurred_ts": 0.0})
-
-
-def _hit(point: qe.ScoredPoint) -> Hit:
-    return Hit(from_payload(point.payload or {}), point.score, _dense(point.vector) if point.vector else None)
-
-
-def _dense(vectors: Any) -> list[float]:
-    """The dense vector out of a point's named vectors."""
-    return list(vectors[DENSE])

@@ -31,10 +31,12 @@ from hub.store.base import (
     SearchMode,
     SearchQuery,
     canonical_id,
+    dense_of,
     from_payload,
     page_start,
     payload_patch,
     prefetch_limit,
+    to_hit,
     to_payload,
 )
 
@@ -100,7 +102,7 @@ class ServerStore:
         if not points:
             return {}
         records = self._client.retrieve(self.collection, points, with_payload=False, with_vectors=[DENSE])
-        return {str(record.id): _dense(record.vector) for record in records}
+        return {str(record.id): dense_of(record.vector) for record in records}
 
     def search(self, query: SearchQuery) -> list[Hit]:
         flt = memory_filter(query.filter)
@@ -146,7 +148,7 @@ class ServerStore:
             search_params=stage.params, limit=query.limit, with_payload=True,
             with_vectors=[DENSE] if query.with_vectors else False,
         )  # fmt: skip
-        return [_hit(point) for point in response.points]
+        return [to_hit(p.payload, p.score, p.vector) for p in response.points]
 
     def update(self, memory_id: str, fields: dict[str, Any]) -> None:
         current = self.get([memory_id])
@@ -273,12 +275,3 @@ def recency_formula(half_life: timedelta, *, now: datetime) -> models.FormulaQue
     return models.FormulaQuery(
         formula=models.MultExpression(mult=["$score", boost]), defaults={"occurred_ts": 0.0}
     )
-
-
-def _hit(point: models.ScoredPoint) -> Hit:
-    return Hit(from_payload(point.payload or {}), point.score, _dense(point.vector) if point.vector else None)
-
-
-def _dense(vectors: Any) -> list[float]:
-    """The dense vector out of a point's named vectors."""
-    return list(vectors[DENSE])
