@@ -36,6 +36,7 @@ from clients.events import build_event
 from hub.embedded import EmbeddedHub
 from hub.embedding import Embedder
 from hub.models import Kind, Memory, Scope, State, Tier, utcnow
+from hub.queue import jobs_pending
 from hub.services import Services, build_services
 from hub.settings import Settings
 from hub.sparse import SparseEncoder
@@ -144,17 +145,13 @@ def bench_publish_to_searchable(services: Services, count: int) -> list[float]:
                 time.sleep(0.0005)
             latencies.append(time.perf_counter() - start)
             # An idle hub: the review and scoring that follow this event finish before the next one.
-            while not (status and status.reviewed) or queues_busy(services):
+            while not (status and status.reviewed) or jobs_pending(services.queues):
                 time.sleep(0.005)
                 status = read_status(services.redis, services.keys, event_id)
             time.sleep(0.05)
     finally:
         hub.stop_workers(timeout=1)
     return latencies
-
-
-def queues_busy(services: Services) -> bool:
-    return any(q.count or q.started_job_registry.count for q in services.queues)
 
 
 def fill_store(store: EdgeStore, embedder: Embedder, sparse: SparseEncoder, total: int) -> None:

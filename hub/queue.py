@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from redis import Redis
 from rq import Queue
 from rq.serializers import JSONSerializer
@@ -15,6 +17,11 @@ DRAIN_FLAG_SECONDS = 60
 
 def make_queue(redis: Redis, name: str) -> Queue:
     return Queue(name, connection=redis, serializer=JSONSerializer)
+
+
+def jobs_pending(queues: Iterable[Queue]) -> bool:
+    """Whether any of these queues holds a job waiting or running."""
+    return any(queue.count or queue.started_job_registry.count for queue in queues)
 
 
 def schedule_drain(redis: Redis, queue: Queue, keys: Keys) -> bool:

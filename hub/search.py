@@ -103,10 +103,10 @@ class Retriever:
         """Each superseded hit gives its place to the memory that superseded it (the last of the
         chain), if the asker may see that one: the question matched the old wording, the answer is
         the new. Hits the asker may not see never come back this way; each memory appears once."""
-        successor: dict[str, str] = {}
-        for hit in hits:
-            if hit.memory.state is State.superseded and hit.memory.superseded_by:
-                successor[hit.memory.id] = self._last_successor(hit.memory.superseded_by)
+        successor = self._last_successors(
+            {h.memory.id: h.memory.superseded_by for h in hits
+             if h.memory.state is State.superseded and h.memory.superseded_by}
+        )  # fmt: skip
         found: dict[str, Hit] = {}
         if successor:
             query = SearchQuery(
@@ -129,14 +129,21 @@ class Retriever:
                 placed.append(chosen)
         return placed
 
-    def _last_successor(self, memory_id: str) -> str:
-        """Where a chain of supersessions ends (a few hops at most; a cycle stops where it closes)."""
-        seen = {memory_id}
+    def _last_successors(self, superseded_by: dict[str, str]) -> dict[str, str]:
+        """Where each chain of supersessions ends, one store read per hop for every chain at once (a
+        few hops at most; a cycle stops where it closes)."""
+        end = dict(superseded_by)
+        seen = {start: {start, after} for start, after in superseded_by.items()}
         for _ in range(MAX_SUCCESSION):
-            found = self.store.get([memory_id])
-            after = found[0].superseded_by if found and found[0].state is State.superseded else None
-            if after is None or after in seen:
+            found = {m.id: m for m in self.store.get(list(set(end.values())))}
+            moved = False
+            for start, at in end.items():
+                memory = found.get(at)
+                after = memory.superseded_by if memory and memory.state is State.superseded else None
+                if after is not None and after not in seen[start]:
+                    seen[start].add(after)
+                    end[start] = after
+                    moved = True
+            if not moved:
                 break
-            seen.add(after)
-            memory_id = after
-        return memory_id
+        return end

@@ -23,6 +23,7 @@ from clients import Memhub, RedisPublisher
 from hub.api.app import create_app
 from hub.embedded import EmbeddedHub
 from hub.embedding import Embedder
+from hub.queue import jobs_pending
 from hub.services import Services, build_services
 from hub.settings import Settings
 
@@ -125,7 +126,7 @@ def settle(hub: EmbeddedHub) -> Callable[..., None]:
     def busy() -> bool:
         if services.redis.xlen(services.keys.stream):
             return True
-        if any(queue.count or queue.started_job_registry.count for queue in queues):
+        if jobs_pending(queues):
             return True
         return any(w.get_state() == "busy" for w in hub.workers)
 

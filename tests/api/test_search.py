@@ -132,6 +132,22 @@ def test_what_superseded_a_match_takes_its_place(make_agent: Callable[..., Memhu
     assert old not in {h.id for h in wa.search("Which hotel are we staying at on Crete?", limit=50)}
 
 
+def test_a_chain_of_corrections_ends_at_the_last(make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    [first, _flights] = stored(
+        wa,
+        wa.publish("Hotel on Crete: Kiani Beach Resort in Kalyves, family room, half board"),
+        wa.publish("Flights to Crete: Aegean, TLV to Heraklion on August 9, back on August 16"),
+    )
+    [second] = stored(wa, wa.publish("They cancelled Kiani Beach and booked Pilot Beach Resort in Georgioupolis",
+                                     kind="correction", related=[first]))  # fmt: skip
+    [third] = stored(wa, wa.publish("Pilot Beach is full in August, so they took Aquila Porto Rethymno",
+                                    kind="correction", related=[second]))  # fmt: skip
+
+    found = [h.id for h in wa.search("Which hotel are we staying at on Crete?", limit=50)]
+    assert found[0] == third and first not in found and second not in found
+
+
 def test_a_successor_the_asker_may_not_see_does_not_come_back(make_agent: Callable[..., Memhub]) -> None:
     wa = make_agent("wa-assistant", "whatsapp")
     [old] = stored(wa, wa.publish("Netanel's parking spot in the garage is number 23 on level -2"))
