@@ -2,8 +2,8 @@
 
     python -m benchmarks.retrieval [--redis-url redis://127.0.0.1:6379/14]
 
-The set (benchmarks/data/retrieval/) has two parts, both written for memhub before any retriever
-was measured on them:
+The set (benchmarks/data/retrieval/) has two parts, each written for memhub before any retriever
+was measured on it:
 - statements (318 memories, 168 questions): a year of a family's personal-assistant sessions, as
   the clean statements six agents published (WhatsApp, Telegram, web, email, CLI, a kitchen
   speaker), and questions that paraphrase what the owner would ask, each with its evidence
