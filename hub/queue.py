@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from redis import Redis
-from rq import Queue
+from rq import Queue, Retry
 from rq.serializers import JSONSerializer
 
 from hub.keys import Keys
@@ -13,6 +13,12 @@ from hub.keys import Keys
 DRAIN_JOB = "workers.ingest.drain"
 # Safety net: if a scheduled drain job were lost, the flag lapses and the next publish schedules anew.
 DRAIN_FLAG_SECONDS = 60
+
+
+def retry_policy() -> Retry:
+    """For the idempotent follow-up jobs (review, scoring): a job that raised, or whose worker died
+    under it (found abandoned when its heartbeat lapses), runs again before it counts as failed."""
+    return Retry(max=3)
 
 
 def make_queue(redis: Redis, name: str) -> Queue:

@@ -5,11 +5,18 @@ from pathlib import Path
 
 import pytest
 from redis import Redis
+from rq.job import Job, JobStatus
+from rq.registry import FailedJobRegistry, StartedJobRegistry
+from rq.serializers import JSONSerializer
 
 from benchmarks.common import chat_memories
 from clients import RedisPublisher
+from clients.events import build_event
+from hub.conflicts.jobs import REVIEW_JOB
 from hub.keys import Keys
+from hub.queue import make_queue
 from hub.models import Memory, State, memory_id_for, utcnow
+from hub.status import read_statuses
 from hub.store.base import MemoryFilter, scroll_all
 from hub.store.edge import EdgeStore
 from tests.helpers import memhub_process, stop
@@ -85,3 +92,46 @@ def test_kill_9_mid_batch_loses_and_duplicates_nothing(tmp_path: Path, redis: Re
         assert all(m.id == memory_id_for(m.event_id) for m in memories)
     finally:
         store.close()
+
+
+def reviewed(redis: Redis, keys: Keys, ids: list[str]) -> int:
+    return sum(1 for s in read_statuses(redis, keys, ids) if s is not None and s.reviewed)
+
+
+def review_running(redis: Redis, registry: StartedJobRegistry) -> Job | None:
+    jobs = Job.fetch_many(registry.get_job_ids(), connection=redis, serializer=JSONSerializer)
+    return next((j for j in jobs if j is not None and j.func_name == REVIEW_JOB), None)
+
+
+@pytest.mark.slow
+def test_kill_9_mid_review_the_review_runs_again(tmp_path: Path, redis: Redis, redis_url: str) -> None:
+    keys = Keys("memhub")
+    env = {"MEMHUB_REDIS_URL": redis_url, "MEMHUB_DATA_DIR": str(tmp_path / "data"), "MEMHUB_INGEST_BATCH_SIZE": "64"}
+    log = tmp_path / "worker.log"
+    agent = RedisPublisher(redis, agent="wa", channel="whatsapp")
+    ids = agent.publish_many([build_event(text, agent="wa", channel="whatsapp") for text in chat_memories(400)])
+    background = make_queue(redis, "memhub-background")
+    started = StartedJobRegistry(queue=background)
+
+    worker = memhub_process(["worker"], env, log)
+    deadline = time.monotonic() + 300
+    while (job := review_running(redis, started)) is None:
+        assert time.monotonic() < deadline, "timed out waiting for a review job to start"
+        time.sleep(0.02)
+    worker.kill()  # SIGKILL, mid-review
+    worker.wait()
+    assert job.id in started.get_job_ids()
+    assert reviewed(redis, keys, ids) < len(ids)
+
+    # What the next worker's maintenance does once the dead worker's heartbeat on the job lapses
+    # (job timeout + 60 s): the abandoned review goes back on its queue instead of to the failed jobs.
+    started.cleanup(timestamp=time.time() + 3600)
+    assert job.id not in FailedJobRegistry(queue=background).get_job_ids()
+    assert job.get_status(refresh=True) is JobStatus.QUEUED
+
+    worker = memhub_process(["worker"], env, log)
+    try:
+        wait_for(lambda: reviewed(redis, keys, ids) == len(ids), 300, "every event reviewed")
+    finally:
+        assert stop(worker) == 0, log.read_text()[-3000:]
+    assert stored(redis, keys, ids) == len(ids)
