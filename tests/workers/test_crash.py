@@ -1,4 +1,4 @@
-"""kill -9 a worker in the middle of a batch, start it again: every acknowledged event stored once."""
+"""kill -9 a worker mid-batch or mid-review, start it again: every acknowledged event stored once, and reviewed."""
 
 import time
 from pathlib import Path
@@ -14,8 +14,8 @@ from clients import RedisPublisher
 from clients.events import build_event
 from hub.conflicts.jobs import REVIEW_JOB
 from hub.keys import Keys
-from hub.queue import make_queue
 from hub.models import Memory, State, memory_id_for, utcnow
+from hub.queue import make_queue
 from hub.status import read_statuses
 from hub.store.base import MemoryFilter, scroll_all
 from hub.store.edge import EdgeStore
@@ -106,10 +106,16 @@ def review_running(redis: Redis, registry: StartedJobRegistry) -> Job | None:
 @pytest.mark.slow
 def test_kill_9_mid_review_the_review_runs_again(tmp_path: Path, redis: Redis, redis_url: str) -> None:
     keys = Keys("memhub")
-    env = {"MEMHUB_REDIS_URL": redis_url, "MEMHUB_DATA_DIR": str(tmp_path / "data"), "MEMHUB_INGEST_BATCH_SIZE": "64"}
+    env = {
+        "MEMHUB_REDIS_URL": redis_url,
+        "MEMHUB_DATA_DIR": str(tmp_path / "data"),
+        "MEMHUB_INGEST_BATCH_SIZE": "64",
+    }
     log = tmp_path / "worker.log"
     agent = RedisPublisher(redis, agent="wa", channel="whatsapp")
-    ids = agent.publish_many([build_event(text, agent="wa", channel="whatsapp") for text in chat_memories(400)])
+    ids = agent.publish_many(
+        [build_event(text, agent="wa", channel="whatsapp") for text in chat_memories(400)]
+    )
     background = make_queue(redis, "memhub-background")
     started = StartedJobRegistry(queue=background)
 
