@@ -242,11 +242,12 @@ class Report:
 PARTS = {
     "statements": ("memories.jsonl", "questions.jsonl"),
     "daily log": ("log_memories.jsonl", "log_questions.jsonl"),
+    "conversation turns": ("turn_memories.jsonl", "turn_questions.jsonl"),
 }
 
 
 def load_set() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Both parts, each question tagged with its part."""
+    """Every part, each question tagged with its part."""
     memories: list[dict[str, Any]] = []
     questions: list[dict[str, Any]] = []
     for part, (memory_file, question_file) in PARTS.items():

@@ -1,7 +1,8 @@
 """Near-duplicates: memories that say the same thing in other words, found for one agent's memories.
 
 Two memories are near-duplicates when their dense vectors are close (`compaction_merge_similarity`)
-*and* the conflict judge calls them the same. Closeness alone is not enough: "works until 20:00" and
+*and* the conflict judge calls them the same *and* the copy adds nothing to the memory it would be
+folded into (`hub.conflicts.fold`). Closeness alone is not enough: "works until 20:00" and
 "works until 18:00" are closer than most true paraphrases, and the judge calls them a conflict.
 
 The write-time review already folds a restatement into the older memory it can see; this finds what
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from hub.compaction.scan import LIVE
+from hub.conflicts.fold import adds_nothing
 from hub.conflicts.judge import Judge, Verdict
 from hub.conflicts.review import order, statement
 from hub.embedding import Embedder
@@ -85,7 +87,8 @@ def find_groups(
     same_as: dict[str, list[str]] = defaultdict(list)  # worse id -> better ids it says the same as
     for better_id, worse_id in sorted(close):
         older, newer = sorted((known[better_id], known[worse_id]), key=order)
-        if judge.judge(statement(older), statement(newer)).verdict is Verdict.same:
+        same = judge.judge(statement(older), statement(newer)).verdict is Verdict.same
+        if same and adds_nothing(known[better_id].text, known[worse_id].text):
             same_as[worse_id].append(better_id)
 
     # Best first, each memory joins the best canonical it was judged the same as, directly: never by

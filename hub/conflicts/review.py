@@ -1,7 +1,8 @@
 """The write-time review: each new memory is judged against the close, older memories it can see.
 
 - the same fact again: the older memory is reinforced (a sighting, a history entry) and the new copy
-  is dropped, so reinforcement never duplicates;
+  is dropped, so reinforcement never duplicates; only when the new copy adds nothing the older one
+  lacks (`adds_nothing`), since its words are dropped with it;
 - a contradiction: a conflict is recorded with both statements, then the policy applies — a
   correction supersedes at once, configured severities auto-resolve (newer wins, with a note), the
   owner is asked about others, and the rest wait with a proposal.
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from redis import Redis
 
 from hub.conflicts import ledger
+from hub.conflicts.fold import adds_nothing
 from hub.conflicts.judge import Judge, Judgement, Statement, Verdict
 from hub.conflicts.ledger import Conflict, ConflictStatus, Side
 from hub.conflicts.resolve import resolve, supersede
@@ -102,7 +104,7 @@ class Reviewer:
         named = self._apply_explicit_corrections(memory) if memory.kind is Kind.correction else set()
         for older in self.candidates(memory, dense):
             judgement = self.judge.judge(statement(older), statement(memory))
-            if judgement.verdict is Verdict.same:
+            if judgement.verdict is Verdict.same and adds_nothing(older.text, memory.text):
                 self._reinforce(older, memory)
                 outcome.merged_into[memory.id] = older.id
                 return

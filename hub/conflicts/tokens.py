@@ -73,6 +73,20 @@ def first_sentence(text: str) -> str:
     return text
 
 
+def content_words(text: str) -> set[str]:
+    """The folded words and numbers of a whole text (every sentence), function words left out."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    found = set()
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup or "word"
+        low = match.group(kind).lower()
+        if kind not in ("poss", "comma", "sym") and low not in lx.STOPWORDS and low not in lx.NEGATORS:
+            found.add(canon(low) if kind == "word" else low)
+    return found
+
+
 def canon(word: str) -> str:
     """A word folded for comparison: synonyms merged, plural and possessive endings dropped."""
     word = word.lower().strip("'")

@@ -73,3 +73,23 @@ def test_at_a_backlog_workers_store_everything_before_they_review(
     assert max(j.ended_at for j in drains if j.ended_at) <= min(j.started_at for j in reviews if j.started_at)
     statuses = [read_status(services.redis, services.keys, i) for i in ids]
     assert all(s is not None and s.status is EventState.stored and s.reviewed for s in statuses)
+
+
+def test_a_message_that_only_opens_like_an_older_one_is_kept_whole(
+    make_services: Callable[..., Services],
+) -> None:
+    services = make_services()
+    texts = [
+        "Rina: Good. I'm making stuffed peppers and the meatballs in tomato sauce that Itai likes",
+        "Rina: Good. I'm making kubbeh soup, the kids eat it?",
+    ]
+    ids = []
+    for text in texts:  # one stored batch each, the second reviewed against the first
+        ids.append(publisher(services, "wa-assistant").publish(text))
+        drain_stream(services, consumer="test")
+    run_worker(services, burst=True, sweep_interval=60)
+
+    statuses = [read_status(services.redis, services.keys, event_id) for event_id in ids]
+    assert all(s is not None and s.reviewed for s in statuses)
+    assert [s.memory_id for s in statuses if s] == [memory_id_for(event_id) for event_id in ids]
+    assert sorted(m.text for m in services.store.get([memory_id_for(i) for i in ids])) == sorted(texts)
