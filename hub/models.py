@@ -106,6 +106,12 @@ class EventCreate(BaseModel):
 
     text: str = Field(min_length=1, max_length=8_000, description="The memory itself, in plain words.")
     agent: Name = Field(description="The publishing agent, e.g. `whatsapp-assistant`.")
+    context: Annotated[str, StringConstraints(max_length=2_000)] | None = Field(
+        None,
+        description="Words around the memory that help find it but are not part of it: for a chat message, "
+        "the messages just before it ('make it 17:30' after 'remind me to collect the dry cleaning'). "
+        "Indexed for search with the text; never shown as the memory, never judged as a claim.",
+    )
     kind: Kind = Kind.fact
     evidence: list[Annotated[str, StringConstraints(min_length=1, max_length=2_000)]] = Field(
         default_factory=list, max_length=50, description="Why a deduction holds; required for `deduced`."
@@ -198,6 +204,7 @@ class Memory(BaseModel):
     event_id: str
     text: str
     agent: str
+    context: str | None = None
     kind: Kind
     evidence: list[str] = Field(default_factory=list)
     scope: Scope
@@ -224,6 +231,12 @@ class Memory(BaseModel):
     promotion_score: float = Field(0.0, description="Weighted promotion signals; orders the core block.")
     sightings: list[Sighting] = Field(default_factory=list, description="Every statement of this fact.")
     history: list[Change] = Field(default_factory=list)
+
+    @property
+    def indexed_text(self) -> str:
+        """What search indexes: the text, then its context (last, so that a long context is what the
+        model's input limit cuts, never the memory)."""
+        return f"{self.text}\n{self.context}" if self.context else self.text
 
     @classmethod
     def from_event(cls, event: EventCreate, *, event_id: str, received_at: datetime) -> Memory:

@@ -66,12 +66,13 @@ def reports_change(memory: Memory) -> bool:
 def newest_versions_first(
     hits: Sequence[Hit], *, similarity: float = VERSION_SIMILARITY, lookup: int = VERSION_LOOKUP
 ) -> list[Hit]:
-    """Rank the newer version of each of the first `lookup` hits directly above it.
+    """Rank the newer versions of each of the first `lookup` hits directly above it.
 
     An updated fact that the write-time review did not supersede leaves two active memories: the
-    old one, often the closer match to the question, and a newer one that reports the change. The
-    newer one is looked for among all `hits` (pass more than you will return) and moved up; both
-    stay.
+    old one, often the closer match to the question, and a newer one that reports the change. Newer
+    versions are looked for among all `hits` (pass more than you will return) and moved up, in the
+    order they had; everything stays. (Moving only the closest one let a chat message about another
+    ride, closer to the old ride time, take the place of the real update.)
     """
     if len(hits) < 2:
         return list(hits)
@@ -87,10 +88,9 @@ def newest_versions_first(
             and hits[i].memory.occurred_at > hits[older].memory.occurred_at
             and reports_change(hits[i].memory)
         ]
-        if newer:
-            closest = max(newer, key=lambda i: cosine[older, i])
-            order.remove(closest)
-            order.insert(at, closest)
+        for i in newer:
+            order.remove(i)
+        order[at:at] = newer
     return [hits[i] for i in order]
 
 

@@ -180,9 +180,11 @@ def ingest_batch(
     existing = {m.id for m in services.store.get(list(unique))} if unique else set()
     fresh = [m for m in unique.values() if m.id not in existing]
     if fresh:
-        dense = services.embedder.encode([m.text for m in fresh], batch_size=settings.encode_batch_size)
+        dense = services.embedder.encode(
+            [m.indexed_text for m in fresh], batch_size=settings.encode_batch_size
+        )
         points = [
-            MemoryPoint(memory=m, dense=vector.tolist(), sparse=services.sparse.document(m.text))
+            MemoryPoint(memory=m, dense=vector.tolist(), sparse=services.sparse.document(m.indexed_text))
             for m, vector in zip(fresh, dense, strict=True)
         ]
         services.store.upsert(points)  # an exception leaves the batch unacknowledged, for a retry

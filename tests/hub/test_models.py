@@ -37,6 +37,7 @@ def test_defaults() -> None:
         ({"subject": "Dana"}, "subject"),
         ({"colour": "blue"}, "colour"),
         ({"id": "has spaces"}, "id"),
+        ({"context": "x" * 2_001}, "context"),
     ],
 )
 def test_invalid_events_name_the_field(fields: dict[str, object], named: str) -> None:
@@ -60,6 +61,16 @@ def test_memory_from_event_fills_what_the_hub_adds() -> None:
     assert memory.expires_at == received + timedelta(hours=1)
     assert memory.occurred_at == received
     assert memory.channel == "whatsapp"
+
+
+def test_the_context_is_indexed_after_the_text_and_kept_apart() -> None:
+    received = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+    told = Memory.from_event(event(text="make it 17:30", context="collect the dry cleaning at 16:30?"),
+                             event_id="e1", received_at=received)  # fmt: skip
+    assert (told.text, told.context) == ("make it 17:30", "collect the dry cleaning at 16:30?")
+    assert told.indexed_text == "make it 17:30\ncollect the dry cleaning at 16:30?"
+    bare = Memory.from_event(event(text="make it 17:30"), event_id="e2", received_at=received)
+    assert bare.indexed_text == "make it 17:30"
 
 
 def test_memory_id_is_stable_per_event_id() -> None:

@@ -45,6 +45,14 @@ def test_a_newer_version_that_reports_the_change_moves_above_the_old_one() -> No
     assert names(newest_versions_first([SWIM, JUDO, OTHER, moved])) == ["moved", "swim", "judo", "other"]
 
 
+def test_every_newer_version_moves_above_the_old_one_in_the_order_found() -> None:
+    # The closer one to the old fact is not necessarily the update asked about: both move up.
+    moved = hit("moved", "Itai's swimming lessons moved to Thursday at 16:00.", direction(1, 0.6), at=MAY)
+    again = hit("again", "From June the Friday swim starts again at 9:00.", direction(1, 0.4), at=MAY)
+
+    assert names(newest_versions_first([SWIM, OTHER, moved, again])) == ["moved", "again", "swim", "other"]
+
+
 def test_a_correction_needs_no_change_words() -> None:
     fixed = hit("fixed", "Itai swims on Thursdays at 16:00.", direction(1, 0.5), at=MAY, kind=Kind.correction)
 

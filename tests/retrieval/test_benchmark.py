@@ -41,12 +41,18 @@ def test_the_set_is_as_described() -> None:
     assert len(updated) >= 30
     logs, log_questions = load("log_memories.jsonl"), load("log_questions.jsonl")
     assert len(logs) >= 200 and len(log_questions) >= 100
+    turns, turn_questions = load("turn_memories.jsonl"), load("turn_questions.jsonl")
+    assert len(turns) >= 400 and len(turn_questions) >= 100
+    assert len({m["session"] for m in turns}) >= 20 and all(":" in m["text"] for m in turns)  # "Dana: ..."
     everything, asked = load_set()
     keys = {m["id"] for m in everything}
-    assert len(keys) == len(everything) == len(memories) + len(logs)
+    assert len(keys) == len(everything) == len(memories) + len(logs) + len(turns)
     assert all(set(q["evidence"]) | set(q.get("older_versions", [])) <= keys for q in asked)
     assert {q["split"] for q in asked} == {"dev", "heldout"}
-    assert {q["part"] for q in asked} == {"statements", "daily log"}
+    assert {q["part"] for q in asked} == {"statements", "daily log", "conversation turns"}
+    # Each chat message after the first of its session goes out with the message before it as context.
+    with_context = [m for m in everything if m.get("context")]
+    assert len(with_context) == len(turns) - len({m["session"] for m in turns})
     assert Path(__file__).resolve().parents[2].joinpath("benchmarks/data/retrieval/questions.jsonl").exists()
 
 
@@ -57,15 +63,18 @@ def test_hybrid_finds_the_evidence(report: Report) -> None:
     # Fusion must not cost what either half finds alone.
     for k in ("r5", "r10"):
         assert hybrid[k] >= max(dense[k], bm25[k]), k
-    # On the daily log (names, numbers, references) hybrid finds more than either half alone.
-    log = {name: report.scores(name, part="daily log")["r10"] for name in ("hybrid", "dense", "bm25")}
-    assert log["hybrid"] > max(log["bm25"], log["dense"])
+    # On the daily log (names, numbers, references) and on raw chat messages, hybrid finds more than
+    # either half alone.
+    for part in ("daily log", "conversation turns"):
+        found = {name: report.scores(name, part=part)["r10"] for name in ("hybrid", "dense", "bm25")}
+        assert found["hybrid"] > max(found["bm25"], found["dense"]), part
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="MiniLM alone reaches recall@10 ~0.96 on both parts of the set (clean statements and the "
-    "daily log), so hybrid (~0.98) cannot be 10 points above it; see benchmarks/retrieval.py.",
+    reason="Measured 4 points, not 10: MiniLM alone reaches recall@10 ~0.95 on clean statements and the "
+    "daily log, and ~0.80 on chat messages published with their context, where hybrid reaches ~0.85; "
+    "overall 0.90 against hybrid's 0.94. See benchmarks/retrieval.py.",
 )
 def test_hybrid_is_ten_points_above_dense(report: Report) -> None:
     assert report.scores("hybrid")["r10"] >= report.scores("dense")["r10"] + 0.10

@@ -2,11 +2,14 @@ import json
 import time
 from collections.abc import Callable
 
+import pytest
 from redis import Redis
 
 from clients import RedisPublisher
+from hub.models import memory_id_for
 from hub.services import Services
 from hub.status import EventState, list_dead_letters, read_status
+from hub.store.base import SearchMode
 from workers.ingest import drain_stream, take_batch
 from workers.worker import run_worker
 
@@ -138,3 +141,29 @@ def test_a_store_outage_costs_time_not_events(make_services: Callable[..., Servi
     assert report.stored == 2
     assert statuses(services, ids) == [EventState.stored] * 2
     assert list_dead_letters(services.redis, services.keys) == []
+
+
+@pytest.mark.parametrize("mode", [SearchMode.dense, SearchMode.sparse])
+def test_a_message_is_found_by_its_context_and_shown_without_it(
+    make_services: Callable[..., Services], mode: SearchMode
+) -> None:
+    services = make_services()
+    agent = publisher(services)
+    message = "Netanel: make it 17:30, I have the kids before that"
+    bare = agent.publish(message)
+    told = agent.publish(message, context="assistant: Reminder Thursday 16:30 to collect the dry cleaning?")
+    for text in (
+        "Dana: I'll pick up Noa from the party at 18:00",
+        "Netanel: picked up the car from the garage",
+        "Dana: can you get Itai at 16:30 today?",
+        "Netanel: the parcel is at the post office",
+    ):
+        agent.publish(text)
+    drain_stream(services, consumer="test")
+
+    hits = services.retriever.search("When do I pick up the dry cleaning?", limit=6, mode=mode)
+    assert hits[0].memory.id == memory_id_for(told)
+    assert hits[0].memory.text == message and "dry cleaning" in (hits[0].memory.context or "")
+    # The same words without the context score lower, or (BM25: no shared term) are not found.
+    without = [h.score for h in hits if h.memory.id == memory_id_for(bare)]
+    assert all(score < hits[0].score for score in without)
