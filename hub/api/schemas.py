@@ -101,6 +101,10 @@ class SearchRequest(BaseModel):
 class SearchHit(BaseModel):
     id: str
     text: str
+    context: str | None = Field(
+        None,
+        description="What the publisher gave as context (the message before a chat message); not part of the memory.",
+    )
     score: float = Field(
         description="Relevance as the store scored it. Hits come in rank order, which the newest-version "
         "rule and `diversity` may set apart from the scores."

@@ -173,3 +173,20 @@ def test_ranking_options_are_accepted_and_checked(api: TestClient, make_agent: C
 @pytest.mark.parametrize("memory_id", ["0", "not-a-uuid", "00000000-0000-0000-0000-000000000000"])
 def test_a_memory_id_that_names_nothing_is_404(api: TestClient, memory_id: str) -> None:
     assert api.get(f"/v1/memories/{memory_id}").status_code == 404
+
+
+def test_a_chat_message_published_with_its_context_is_found_by_it(make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    stored(
+        wa,
+        wa.publish(
+            "Netanel: the blue one",
+            chat="family-group",
+            context="Dana: which raincoat should I order for Itai, the blue or the yellow?",
+        ),  # fmt: skip
+        wa.publish("Dana: the plumber comes at noon", chat="family-group"),
+    )
+
+    hits = wa.search("Which raincoat colour did we pick for Itai?", limit=1)
+    assert texts(hits) == ["Netanel: the blue one"]
+    assert hits[0].context == "Dana: which raincoat should I order for Itai, the blue or the yellow?"
