@@ -5,9 +5,12 @@ from datetime import UTC, date, datetime, timedelta
 
 from starlette.testclient import TestClient
 
-from clients import Memhub
+from clients import Memhub, RedisPublisher
+from hub.api.app import create_app
 from hub.models import DecisionMade, Pattern
+from hub.services import Services
 from hub.summaries import Part, derived_id
+from workers.ingest import drain_stream
 
 DAY = date(2026, 11, 20)
 
@@ -147,3 +150,17 @@ def test_the_project_file_shows_status_open_loops_and_key_decisions_with_why(
     raw = api.get("/v1/projects/lisbon-trip", headers={"Accept": "text/markdown"})
     assert raw.text == page.markdown
     assert wa.project("no-such-project").markdown.startswith("# no-such-project\n\n## Status\n\n_No status")
+
+
+def test_the_daily_note_keeps_the_owners_days_and_clock(make_services: Callable[..., Services]) -> None:
+    services = make_services(timezone="Asia/Jerusalem")  # UTC+2 in March
+    agent = RedisPublisher(services.redis, agent="wa", prefix=services.settings.redis_prefix,
+                           queue_name=services.settings.queue_name)  # fmt: skip
+    agent.publish("Late call with the Lisbon hotel", occurred_at="2026-03-10T23:30:00+00:00")  # 01:30 on the 11th
+    agent.publish("Booked the airport taxi", occurred_at="2026-03-10T21:00:00+00:00")  # 23:00 on the 10th
+    drain_stream(services, consumer="test")
+
+    with TestClient(create_app(services)) as api:
+        tenth, eleventh = (api.get(f"/v1/daily/2026-03-{d}").json()["markdown"] for d in (10, 11))
+    assert "- 23:00 Booked the airport taxi" in tenth and "Lisbon" not in tenth
+    assert "- 01:30 Late call with the Lisbon hotel" in eleventh and "taxi" not in eleventh

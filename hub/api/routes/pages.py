@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Annotated, TypeVar
+from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
 from pydantic import BaseModel, Field
@@ -46,8 +47,12 @@ def _negotiated(request: Request, page: Page) -> Page | Response:
 def daily_page(
     day: date, request: Request, services: ServicesDep, agent: str | None = None
 ) -> DailyPage | Response:
-    """The day as `memory/daily/YYYY-MM-DD.md` (UTC days): sessions, decisions, tasks, patterns, notes."""
-    page = daily.render(day, daily.day_memories(services.store, day, agent=agent), agent=agent)
+    """The day as `memory/daily/YYYY-MM-DD.md`: sessions, decisions, tasks, patterns, notes. Days and
+    times are the owner's (`MEMHUB_TIMEZONE`)."""
+    zone = ZoneInfo(services.settings.timezone)
+    page = daily.render(
+        day, daily.day_memories(services.store, day, agent=agent, zone=zone), agent=agent, zone=zone
+    )
     return _negotiated(request, page)
 
 
