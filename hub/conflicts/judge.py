@@ -171,6 +171,15 @@ def _names_each_other(a: Parsed, b: Parsed) -> bool:
     return found_a and found_b and bool(wa or wb)
 
 
+# "Next year he wants the 160 km route" does not contradict "he signed up for the 120 km route": a
+# value said of another occasion than the other statement's.
+_OTHER_OCCASION = re.compile(
+    r"\b(?:next|last|previous|following|coming)\s+(?:year|season|time|edition|summer|winter|spring|autumn)\b"
+    r"|\b(?:in|for)\s+20\d\d\b",
+    re.IGNORECASE,
+)
+
+
 def _decide(
     a: Parsed,
     b: Parsed,
@@ -197,6 +206,8 @@ def _decide(
             return Judgement(Verdict.compatible, None, "one denies a value the other does not claim")
         if "weekday" in changed_kinds and len(changed_kinds) > 1 and not update:
             return Judgement(Verdict.compatible, None, "different occasions (another day, another value)")
+        if bool(_OTHER_OCCASION.search(a.text)) != bool(_OTHER_OCCASION.search(b.text)) and not update:
+            return Judgement(Verdict.compatible, None, "different occasions (next year, last time, ...)")
         va, vb = diff.changed[0]
         reason = f"value changed: {va.shown} → {vb.shown}"
         return _conflict(a, b, reason, [v for pair in diff.changed for v in pair], kinds)

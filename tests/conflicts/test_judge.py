@@ -90,6 +90,11 @@ def test_changed_values_and_update_cues_conflict(a: str, b: str, severity: Sever
         ("Netanel works until 20:00 on Mondays.", "Netanel works until 17:00 on Fridays."),  # another day
         ("Netanel is no longer on the night shift.", "Netanel works day shifts at the hospital."),
         ("Dana stopped drinking coffee.", "Dana drinks green tea every morning."),
+        # another occasion: this year's race and next year's wish
+        (
+            "Netanel signed up for the Gran Fondo Eilat on November 14, the 120 km route.",
+            "Next year Netanel wants to try the 160 km route of the Gran Fondo.",
+        ),
     ],
 )
 def test_facts_that_hold_together_are_compatible(a: str, b: str) -> None:

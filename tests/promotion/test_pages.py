@@ -156,7 +156,9 @@ def test_the_daily_note_keeps_the_owners_days_and_clock(make_services: Callable[
     services = make_services(timezone="Asia/Jerusalem")  # UTC+2 in March
     agent = RedisPublisher(services.redis, agent="wa", prefix=services.settings.redis_prefix,
                            queue_name=services.settings.queue_name)  # fmt: skip
-    agent.publish("Late call with the Lisbon hotel", occurred_at="2026-03-10T23:30:00+00:00")  # 01:30 on the 11th
+    agent.publish(
+        "Late call with the Lisbon hotel", occurred_at="2026-03-10T23:30:00+00:00"
+    )  # 01:30 on the 11th
     agent.publish("Booked the airport taxi", occurred_at="2026-03-10T21:00:00+00:00")  # 23:00 on the 10th
     drain_stream(services, consumer="test")
 
