@@ -142,7 +142,7 @@ def test_round_trip_keeps_every_field(store: MemoryStore, make_point: MakePoint)
     at = NOW.astimezone(timezone(timedelta(hours=2))).replace(microsecond=123456)
     promoted = Change(at=at, action="promoted", by="owner", changes={"tier": ["episodic", "core"]}, note="ok")
     full = make_memory(
-        "full", "Alice moved the Alpha demo to Thursday.",
+        "full", "Alice moved the Alpha demo to Thursday.", context="Bob: when is the Alpha demo now?",
         kind=Kind.correction, evidence=["standup notes", "calendar invite"], scope=Scope.temporary,
         project="alpha", person="alice", expires_at=NOW + DAY, channel="telegram", chat="team-chat",
         session="s-42", occurred_at=at, confidence=Confidence.high, why="she said so", source="msg:991",
