@@ -43,8 +43,9 @@ What it showed (2 cores, see the test in tests/retrieval/ for what is asserted):
   asks for.
 - The chat messages found a fault in the write-time review: the judge reads first sentences, so
   "Rina: Good. I'm making kubbeh soup" was folded into "Rina: Good. I'm making stuffed peppers" and
-  its words lost (17 such folds). A fold now needs the newer text to add nothing
-  (`hub.conflicts.fold`).
+  its words lost: 17 memories of the set were folded into another, 3 of them statements or log
+  lines ("Leumi refunded the 25 NIS fee" into "Leumi charged a 25 shekel fee"). A fold now needs
+  the newer text to add nothing (`hub.conflicts.fold`): 2 are folded in the run with context.
 - Updated facts: a superseded memory the question matches gives its place to what superseded it;
   the newer versions of each of the first hits are looked for among the candidates and ranked above
   it (`hub.ranking.newest_versions_first`). 30 of 32 rank newest first with hybrid. The misses:

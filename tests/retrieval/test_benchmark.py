@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def report(redis_url: str, embedder: Embedder, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Report]:
-    """One run of the whole benchmark (about 20 s), shared by the checks below."""
+    """One run of the whole benchmark (about a minute), shared by the checks below."""
     redis = Redis.from_url(redis_url)
     redis.flushdb()
     settings = Settings(data_dir=tmp_path_factory.mktemp("retrieval"), redis_url=redis_url, auth=False)
