@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import Depends, FastAPI, Request, Response
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 import hub
+from hub.api.body_limit import BodySizeLimit
 from hub.api.deps import get_principal, require_admin, require_owner_level
 from hub.api.routes import (
     conflicts,
@@ -69,21 +70,11 @@ def create_app(services: Services | None = None, *, settings: Settings | None = 
     app.include_router(keys.router, dependencies=[Depends(require_admin)])
     app.include_router(health.router)
 
+    app.add_middleware(BodySizeLimit, limit=lambda: app.state.services.settings.max_request_bytes)
+
     @app.exception_handler(Forbidden)
     async def forbidden(request: Request, exc: Forbidden) -> JSONResponse:
         return JSONResponse(status_code=403, content={"detail": str(exc)})
-
-    @app.middleware("http")
-    async def limit_request_size(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        declared = request.headers.get("content-length")
-        limit = app.state.services.settings.max_request_bytes
-        if declared is not None and declared.isdigit() and int(declared) > limit:
-            return JSONResponse(
-                status_code=413, content={"detail": f"request body over {limit} bytes; send smaller batches"}
-            )
-        return await call_next(request)
 
     @app.exception_handler(RequestValidationError)
     async def explain_validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:

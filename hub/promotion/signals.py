@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, timedelta
+from datetime import UTC, date, timedelta, tzinfo
 from enum import StrEnum
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
@@ -90,8 +91,9 @@ def fresh_sightings(memory: Memory) -> list[Sighting]:
     return memory.sightings[at_move:]
 
 
-def days(sightings: Sequence[Sighting]) -> list[date]:
-    return sorted({s.at.astimezone(UTC).date() for s in sightings})
+def days(sightings: Sequence[Sighting], zone: tzinfo = UTC) -> list[date]:
+    """The owner's calendar days (in `zone`) the statements fall on."""
+    return sorted({s.at.astimezone(zone).date() for s in sightings})
 
 
 def sessions(sightings: Sequence[Sighting]) -> list[str]:
@@ -118,7 +120,7 @@ def _listed(values: Sequence[object], limit: int = 5) -> str:
 def _found(memory: Memory, context: Context, settings: Settings) -> list[tuple[SignalName, str]]:
     found: list[tuple[SignalName, str]] = []
     sightings = memory.sightings
-    on_days, in_sessions = days(sightings), sessions(sightings)
+    on_days, in_sessions = days(sightings, ZoneInfo(settings.timezone)), sessions(sightings)
     if len(on_days) >= settings.promotion_repeat_min:
         found.append((SignalName.repeated, f"stated on {len(on_days)} different days: {_listed(on_days)}"))
     elif len(in_sessions) >= settings.promotion_repeat_min:

@@ -195,3 +195,15 @@ def test_oversized_requests_are_refused_with_413(api: TestClient) -> None:
     huge = {"events": [{"text": "x" * 8_000, "agent": "wa"}] * 600}  # over 4 MiB
     response = api.post("/v1/events", json=huge)
     assert response.status_code == 413 and "smaller batches" in response.json()["detail"]
+
+
+def test_a_streamed_body_without_a_declared_size_is_cut_off_at_the_limit(api: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:  # no Content-Length: sent chunked
+        yield b'{"events": [{"agent": "wa", "text": "'
+        for _ in range(1_000):  # 8 MB of text, twice the limit
+            yield b"x" * 8_000
+        yield b'"}]}'
+
+    response = api.post("/v1/events", content=chunks(), headers={"content-type": "application/json"})
+    assert response.status_code == 413 and "smaller batches" in response.json()["detail"]
+    assert api.get("/healthz").json()["events_waiting"] == 0

@@ -1,10 +1,11 @@
 """Signals and rules on memories built by hand: what each situation earns, and why."""
 
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from hub.models import Change, Confidence, EventCreate, Memory, Sighting, State, Tier
 from hub.promotion.score import Decision, assess
-from hub.promotion.signals import Context, SignalName, busiest_window, fresh_sightings
+from hub.promotion.signals import Context, SignalName, busiest_window, days, fresh_sightings
 from hub.settings import Settings
 
 START = datetime(2026, 11, 2, 9, tzinfo=UTC)
@@ -104,3 +105,12 @@ def test_busiest_window_counts_mentions_within_the_window_only() -> None:
     m = memory("x", ("wa", None, 0), ("wa", None, 3), ("wa", None, 7), ("wa", None, 8))
     assert busiest_window(m.sightings, 7) == 3  # days 3, 7 and 8
     assert busiest_window(m.sightings, 1) == 1
+
+
+def test_days_are_the_owners_calendar_days() -> None:
+    late = Sighting(
+        event_id="a", agent="wa", at=datetime(2026, 3, 10, 23, 30, tzinfo=UTC)
+    )  # 01:30 on the 11th
+    morning = Sighting(event_id="b", agent="wa", at=datetime(2026, 3, 11, 8, 0, tzinfo=UTC))
+    assert len(days([late, morning])) == 2  # two UTC days
+    assert [d.isoformat() for d in days([late, morning], ZoneInfo("Asia/Jerusalem"))] == ["2026-03-11"]
