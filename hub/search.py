@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TypeVar
 
 from hub.embedding import Embedder
 from hub.models import Confidence, Kind, Scope, State, Tier, utcnow
-from hub.ranking import maximal_marginal_relevance, newest_versions_first
+from hub.ranking import VERSION_LOOKUP, maximal_marginal_relevance, newest_versions_first
 from hub.sparse import SparseEncoder
 from hub.store.base import NO_TERMS, Hit, MemoryFilter, MemoryStore, SearchMode, SearchQuery
 
@@ -37,6 +37,8 @@ class Retriever:
     store: MemoryStore
     embedder: Embedder
     sparse: SparseEncoder
+    # Memory id -> the newer side of an open conflict it is the older side of (`ledger.newer_sides`).
+    newer_in_conflict: Callable[[Sequence[str]], dict[str, str]] | None = None
 
     def search(
         self,
@@ -66,7 +68,8 @@ class Retriever:
         Empty filters (`None`) do not narrow; an empty list matches nothing. `states` overrides
         `include_superseded`; by default every state but superseded is searched. `recency` is a
         half-life: newer memories score higher. `diversity` (0 to 1) trades relevance for variety.
-        The newer version of an updated fact ranks above the old one (`hub.ranking`).
+        The newer version of an updated fact ranks above the old one (`hub.ranking`), and so does the
+        newer side of an open conflict.
         """
         if states is None and include_superseded:
             states = frozenset(State)
@@ -94,6 +97,7 @@ class Retriever:
         )
         if follow:
             hits = self._successors_in_place(hits, flt, dense)
+        hits = self._contested_below_newer(hits, flt, dense)
         hits = newest_versions_first(hits)
         if diversity is not None:
             hits = maximal_marginal_relevance(hits, diversity=diversity, limit=limit)
@@ -128,6 +132,32 @@ class Retriever:
                 seen.add(chosen.memory.id)
                 placed.append(chosen)
         return placed
+
+    def _contested_below_newer(self, hits: Sequence[Hit], flt: MemoryFilter, dense: list[float]) -> list[Hit]:
+        """Each of the first hits that an open conflict says a newer memory may have replaced gets that
+        memory directly above it, if the asker may see it: until the owner decides, both show (each
+        hit carries its open conflicts), the newer first."""
+        first = [h.memory.id for h in hits[:VERSION_LOOKUP]]
+        newer = self.newer_in_conflict(first) if self.newer_in_conflict and first else {}
+        if not newer:
+            return list(hits)
+        present = {h.memory.id: h for h in hits}
+        wanted = frozenset(newer.values()) - present.keys()
+        if wanted:
+            query = SearchQuery(dense=dense, sparse=NO_TERMS, filter=replace(flt, ids=wanted), limit=len(wanted),
+                                mode=SearchMode.dense, with_vectors=True)  # fmt: skip
+            present.update({hit.memory.id: hit for hit in self.store.search(query)})
+        placed = [h.memory.id for h in hits]
+        for older in first:
+            newest = newer.get(older)
+            if newest is None or newest not in present:
+                continue
+            if newest in placed:
+                if placed.index(newest) < placed.index(older):
+                    continue
+                placed.remove(newest)
+            placed.insert(placed.index(older), newest)
+        return [present[i] for i in placed]
 
     def _last_successors(self, superseded_by: dict[str, str]) -> dict[str, str]:
         """Where each chain of supersessions ends, one store read per hop for every chain at once (a

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from redis import Redis
 from redis.exceptions import ResponseError
 from rq import Queue
 
+from hub.conflicts import ledger
 from hub.conflicts.combined import judge_from_settings
 from hub.conflicts.judge import Judge, RuleJudge
 from hub.conflicts.review import Reviewer
@@ -55,7 +57,10 @@ class Services:
 
     @property
     def retriever(self) -> Retriever:
-        return Retriever(store=self.store, embedder=self.embedder, sparse=self.sparse)
+        return Retriever(
+            store=self.store, embedder=self.embedder, sparse=self.sparse,
+            newer_in_conflict=partial(ledger.newer_sides, self.redis, self.keys),
+        )  # fmt: skip
 
     def close(self) -> None:
         if not self.closed:

@@ -189,6 +189,10 @@ def _decide(
     kinds: tuple[str, str],
 ) -> Judgement:
     """The verdict for two statements about one subject."""
+    for old, new in ((a, b), (b, a)):
+        gone = _replaced_value(old, new)
+        if gone is not None and not old.update:
+            return _conflict(a, b, f"says {gone.shown} was replaced", [gone], kinds)
     overlaps = _overlaps(frame_a, frame_b)
     about = a.subject.shown or b.subject.shown or "the subject"
     if overlaps is not None and overlaps[0] < RELATED:
@@ -219,6 +223,12 @@ def _decide(
     if close and not _news(a, b) and not _news(b, a):
         return Judgement(Verdict.same, None, f"the same fact about {about}, restated")
     return Judgement(Verdict.compatible, None, f"compatible facts about {about}")
+
+
+def _replaced_value(old: Parsed, new: Parsed) -> Value | None:
+    """A value of `old` that `new` says was replaced ("moved from Harel to Migdal" against "insured
+    with Harel"): the newer statement names the older one's value as gone."""
+    return next((gone for gone in new.replaced if any(gone.agrees(v) for v in old.values)), None)
 
 
 def _pinned(a: Parsed, b: Parsed, overlaps: tuple[float, float] | None, diff: _ValueDiff) -> bool:

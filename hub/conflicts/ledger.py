@@ -134,6 +134,21 @@ def open_conflicts_of(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> di
     return {m: sorted(x.decode() for x in ids) for m, ids in zip(memory_ids, pipe.execute(), strict=True)}
 
 
+def newer_sides(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> dict[str, str]:
+    """For each memory that is the older side of an open conflict, the newer side (of its latest
+    such conflict): the memory that, until the owner decides, may have replaced it."""
+    found = {m: cids for m, cids in open_conflicts_of(redis, keys, memory_ids).items() if cids}
+    every = sorted({cid for cids in found.values() for cid in cids})
+    raws = redis.mget([_key(keys, cid) for cid in every]) if every else []
+    conflicts = [Conflict.model_validate_json(r) for r in raws if r]
+    newer: dict[str, str] = {}
+    for conflict in sorted(conflicts, key=lambda c: c.created_at):
+        older, newest = conflict.memory_ids[0], conflict.memory_ids[-1]
+        if older in found and conflict.open:
+            newer[older] = newest
+    return newer
+
+
 def matching(
     conflicts: Iterable[Conflict],
     *,

@@ -27,6 +27,7 @@ class Parsed:
     values: tuple[Value, ...]
     negative: bool
     update: bool  # the statement reports a change ("moved to", "no longer", "now")
+    replaced: tuple[Value, ...]  # values it says were replaced ("moved from Harel to Migdal": Harel)
     additive: bool  # "also", "too": a further value, not a replacement
     content: frozenset[str]  # every folded content word, subject included
 
@@ -79,6 +80,7 @@ def parse(text: str) -> Parsed:
     found = find_subject(tokens)
     values, used = extract(tokens, found.span)
     old = _old_span(tokens)
+    replaced = tuple(v for v in values if v.index in old)
     values = [v for v in values if v.index not in old]
     class_at = {v.index: v.kind for v in values if v.kind.startswith("class:")}
     frame: set[str] = set()
@@ -106,6 +108,7 @@ def parse(text: str) -> Parsed:
         values=tuple(values),
         negative=_polarity_count(tokens, found.span) % 2 == 1,
         update=bool(lows & lx.UPDATE_CUES) or "used" in lows,
+        replaced=replaced,
         additive=bool(lows & lx.ADDITIVE_CUES),
         content=frozenset(content),
     )

@@ -141,3 +141,22 @@ def test_resolve_names_what_to_fix(api: TestClient, make_agent: Callable[..., Me
     assert api.post("/v1/conflicts/c-missing/resolve", json={"keep": "both"}).status_code == 404
     dismissed = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": "both"}).json()
     assert dismissed["status"] == "dismissed"
+
+
+def test_until_the_owner_decides_the_newer_side_ranks_first(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    [late] = publish_all(wa, "Netanel works until 20:00")
+    [early] = publish_all(tg, "Netanel finishes work at 18:00")  # says nothing of a change
+    [conflict] = conflicts(api)
+    assert conflict["memory_ids"] == [late, early] and conflict["status"] == "open"
+
+    # Asked in the older memory's words: the open conflict puts the newer side first, both flagged.
+    hits = wa.search("Until what time does Netanel work?", limit=2)
+    assert [h.id for h in hits] == [early, late]
+    assert all(h.conflict_ids == [conflict["id"]] for h in hits)
+    # Once the owner keeps the older one, it stands alone.
+    resolved = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": late})
+    assert resolved.status_code == 200, resolved.text
+    assert [h.id for h in wa.search("Until what time does Netanel work?", limit=2)][:1] == [late]

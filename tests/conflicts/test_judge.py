@@ -183,3 +183,17 @@ def test_labelled_set_is_well_formed() -> None:
 def test_public_names_are_exported() -> None:
     for name in hub.conflicts.__all__:
         assert hasattr(hub.conflicts, name)
+
+
+def test_a_statement_that_names_the_old_value_as_replaced_conflicts() -> None:
+    # Different wording of the attribute ("insured with" / "insurance moved"), but the newer one says
+    # the older one's value is gone.
+    result = judge(
+        "The Skoda Octavia is insured with Harel.", "The Skoda's insurance moved from Harel to Migdal."
+    )
+    assert result.verdict is Verdict.conflict and "Harel" in result.reason
+    # Naming some other old value is no conflict with this one.
+    other = judge(
+        "The Skoda Octavia is insured with Harel.", "The Skoda's parking moved from Level 2 to Level 3."
+    )
+    assert other.verdict is not Verdict.conflict
