@@ -49,11 +49,13 @@ What it showed (2 cores, see the test in tests/retrieval/ for what is asserted):
 - Updated facts: a superseded memory the question matches gives its place to what superseded it;
   the newer side of an open conflict with one of the first hits is put above it; and the newer
   versions of each of the first hits are looked for among the candidates and ranked above it
-  (`hub.ranking.newest_versions_first`). 31 of 32 rank newest first with hybrid. "Since Rina's knee
+  (`hub.ranking.newest_versions_first`). 31 of 32 rank newest first with hybrid in most runs, 30 in
+  some: q006 (Lior left, Netanel now reports to Tamar Levi) is found in some runs and not others, for
+  a cause not pinned down (the judge's verdicts are the same run to run). "Since Rina's knee
   got worse, the family visits Haifa every Saturday instead of every other one" is not among the
   candidates for "How often do we drive up to see Netanel's parents?", but since the judge reads
   "instead of every other one" as naming the old value, it is in an open conflict with the old
-  version and comes up with it. The miss: "cancelled the Holmes Place membership ... he only cycles
+  version and comes up with it. The steady miss: "cancelled the Holmes Place membership ... he only cycles
   now" is far in meaning (cosine 0.43) from "the Holmes Place Azrieli membership costs 289 shekels"
   (the rules that caught it cost 2.4 points of MRR, hub/ranking.py), and the review never compares
   the two (below its 0.45 similarity). The write-time judge records a conflict for 5 of the 26
