@@ -111,17 +111,7 @@ class Retriever:
             {h.memory.id: h.memory.superseded_by for h in hits
              if h.memory.state is State.superseded and h.memory.superseded_by}
         )  # fmt: skip
-        found: dict[str, Hit] = {}
-        if successor:
-            query = SearchQuery(
-                dense=dense,
-                sparse=NO_TERMS,
-                filter=replace(flt, ids=frozenset(successor.values())),
-                limit=len(successor),
-                mode=SearchMode.dense,
-                with_vectors=True,
-            )
-            found = {hit.memory.id: hit for hit in self.store.search(query)}
+        found = self._visible(frozenset(successor.values()), flt, dense)
         placed: list[Hit] = []
         seen: set[str] = set()
         for hit in hits:
@@ -142,11 +132,7 @@ class Retriever:
         if not newer:
             return list(hits)
         present = {h.memory.id: h for h in hits}
-        wanted = frozenset(newer.values()) - present.keys()
-        if wanted:
-            query = SearchQuery(dense=dense, sparse=NO_TERMS, filter=replace(flt, ids=wanted), limit=len(wanted),
-                                mode=SearchMode.dense, with_vectors=True)  # fmt: skip
-            present.update({hit.memory.id: hit for hit in self.store.search(query)})
+        present.update(self._visible(frozenset(newer.values()) - present.keys(), flt, dense))
         placed = [h.memory.id for h in hits]
         for older in first:
             newest = newer.get(older)
@@ -158,6 +144,14 @@ class Retriever:
                 placed.remove(newest)
             placed.insert(placed.index(older), newest)
         return [present[i] for i in placed]
+
+    def _visible(self, ids: frozenset[str], flt: MemoryFilter, dense: list[float]) -> dict[str, Hit]:
+        """Those of `ids` the asker's filter lets through, as hits scored against the query."""
+        if not ids:
+            return {}
+        query = SearchQuery(dense=dense, sparse=NO_TERMS, filter=replace(flt, ids=ids), limit=len(ids),
+                            mode=SearchMode.dense, with_vectors=True)  # fmt: skip
+        return {hit.memory.id: hit for hit in self.store.search(query)}
 
     def _last_successors(self, superseded_by: dict[str, str]) -> dict[str, str]:
         """Where each chain of supersessions ends, one store read per hop for every chain at once (a

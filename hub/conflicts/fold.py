@@ -6,8 +6,9 @@ from hub.conflicts.tokens import content_words, first_sentence
 
 # A restatement may say it in other words ("Dana doesn't eat meat" / "Dana is vegetarian"): at most
 # this many content words the older memory lacks. The 52 restatements of benchmarks/data/
-# conflict_pairs.jsonl add 0-3 such words; the chat turns the judge wrongly called the same in
-# benchmarks/data/retrieval (it reads first sentences only) added 4-14, or a sentence.
+# conflict_pairs.jsonl add 0-3 such words. Of the 17 memories of benchmarks/data/retrieval the judge
+# called the same as another (it reads first sentences only), 10 added 4-13, or a word after their
+# first sentence, and are kept apart; the 7 still folded add at most one ("thanks 🙏", "He is").
 PARAPHRASE_WORDS = 3
 
 

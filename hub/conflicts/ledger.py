@@ -121,7 +121,11 @@ def get(redis: Redis, keys: Keys, cid: str) -> Conflict | None:
 def all_conflicts(redis: Redis, keys: Keys) -> list[Conflict]:
     """Every conflict, newest first."""
     members: list[bytes] = redis.zrevrange(_index(keys), 0, -1)  # type: ignore[assignment]
-    ids = [as_text(i) for i in members]
+    return _load(redis, keys, [as_text(i) for i in members])
+
+
+def _load(redis: Redis, keys: Keys, ids: Sequence[str]) -> list[Conflict]:
+    """These conflicts, in one read; an id no longer stored is left out."""
     raws = redis.mget([_key(keys, i) for i in ids]) if ids else []
     return [Conflict.model_validate_json(r) for r in raws if r]
 
@@ -138,9 +142,7 @@ def newer_sides(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> dict[str
     """For each memory that is the older side of an open conflict, the newer side (of its latest
     such conflict): the memory that, until the owner decides, may have replaced it."""
     found = {m: cids for m, cids in open_conflicts_of(redis, keys, memory_ids).items() if cids}
-    every = sorted({cid for cids in found.values() for cid in cids})
-    raws = redis.mget([_key(keys, cid) for cid in every]) if every else []
-    conflicts = [Conflict.model_validate_json(r) for r in raws if r]
+    conflicts = _load(redis, keys, sorted({cid for cids in found.values() for cid in cids}))
     newer: dict[str, str] = {}
     for conflict in sorted(conflicts, key=lambda c: c.created_at):
         older, newest = conflict.memory_ids[0], conflict.memory_ids[-1]

@@ -52,12 +52,18 @@ class Token:
 
 def tokenize(text: str) -> list[Token]:
     """The tokens of a statement's first sentence."""
-    text = text.replace("\u2019", "'").replace("\u2018", "'").strip()
-    first = first_sentence(text)
+    return _tokens(first_sentence(_straight_quotes(text).strip()))
+
+
+def _straight_quotes(text: str) -> str:
+    return text.replace("\u2019", "'").replace("\u2018", "'")
+
+
+def _tokens(text: str) -> list[Token]:
     for pattern, replacement in _CONTRACTIONS:
-        first = pattern.sub(replacement, first)
+        text = pattern.sub(replacement, text)
     tokens = []
-    for match in _TOKEN.finditer(first):
+    for match in _TOKEN.finditer(text):
         kind = match.lastgroup or "word"
         raw = match.group(kind)
         tokens.append(Token(raw, raw.lower(), kind, raw[:1].isupper()))
@@ -75,16 +81,11 @@ def first_sentence(text: str) -> str:
 
 def content_words(text: str) -> set[str]:
     """The folded words and numbers of a whole text (every sentence), function words left out."""
-    text = text.replace("\u2019", "'").replace("\u2018", "'")
-    for pattern, replacement in _CONTRACTIONS:
-        text = pattern.sub(replacement, text)
-    found = set()
-    for match in _TOKEN.finditer(text):
-        kind = match.lastgroup or "word"
-        low = match.group(kind).lower()
-        if kind not in ("poss", "comma", "sym") and low not in lx.STOPWORDS and low not in lx.NEGATORS:
-            found.add(canon(low) if kind == "word" else low)
-    return found
+    return {
+        canon(t.low) if t.kind == "word" else t.low
+        for t in _tokens(_straight_quotes(text))
+        if t.kind not in ("poss", "comma", "sym") and t.low not in lx.STOPWORDS and t.low not in lx.NEGATORS
+    }
 
 
 def canon(word: str) -> str:

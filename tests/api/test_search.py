@@ -117,8 +117,8 @@ def test_a_correction_naming_the_old_memory_supersedes_it(make_agent: Callable[.
     assert both[1].superseded_by == new
 
 
-def test_what_superseded_a_match_takes_its_place(make_agent: Callable[..., Memhub]) -> None:
-    wa = make_agent("wa-assistant", "whatsapp")
+def crete_hotel_corrected(wa: Memhub) -> tuple[str, str]:
+    """A hotel and the correction that replaced it, beside the trip's flights; their memory ids."""
     [old, _flights] = stored(
         wa,
         wa.publish("Hotel on Crete: Kiani Beach Resort in Kalyves, family room, half board"),
@@ -127,6 +127,12 @@ def test_what_superseded_a_match_takes_its_place(make_agent: Callable[..., Memhu
     # The correction shares few words with the question; the memory it replaced matched it best.
     [new] = stored(wa, wa.publish("They cancelled Kiani Beach and booked Pilot Beach Resort in Georgioupolis",
                                   kind="correction", related=[old]))  # fmt: skip
+    return old, new
+
+
+def test_what_superseded_a_match_takes_its_place(make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    old, new = crete_hotel_corrected(wa)
 
     assert [h.id for h in wa.search("Which hotel are we staying at on Crete?", limit=1)] == [new]
     assert old not in {h.id for h in wa.search("Which hotel are we staying at on Crete?", limit=50)}
@@ -134,13 +140,7 @@ def test_what_superseded_a_match_takes_its_place(make_agent: Callable[..., Memhu
 
 def test_a_chain_of_corrections_ends_at_the_last(make_agent: Callable[..., Memhub]) -> None:
     wa = make_agent("wa-assistant", "whatsapp")
-    [first, _flights] = stored(
-        wa,
-        wa.publish("Hotel on Crete: Kiani Beach Resort in Kalyves, family room, half board"),
-        wa.publish("Flights to Crete: Aegean, TLV to Heraklion on August 9, back on August 16"),
-    )
-    [second] = stored(wa, wa.publish("They cancelled Kiani Beach and booked Pilot Beach Resort in Georgioupolis",
-                                     kind="correction", related=[first]))  # fmt: skip
+    first, second = crete_hotel_corrected(wa)
     [third] = stored(wa, wa.publish("Pilot Beach is full in August, so they took Aquila Porto Rethymno",
                                     kind="correction", related=[second]))  # fmt: skip
 
