@@ -1,12 +1,13 @@
 """The labelled conflict pairs through the real pipeline: publish, embed, store, review, ledger.
 
-    python -m benchmarks.conflict_pipeline [--redis-url redis://127.0.0.1:6379/14]
+    python -m benchmarks.conflict_pipeline [--redis-url redis://127.0.0.1:6379/14] [--data PATH]
 
 Each pair is published by two agents on two channels (first `a` by one, then `b` by the other),
 scoped to a project of its own so that pairs cannot see each other. A pair counts as flagged when
 the ledger holds a conflict between its two memories; a paraphrase counts as merged when `b`
 reinforced `a` instead of adding a second memory. Unlike `conflict_quality`, this includes the
-candidate search: a pair the vector search does not bring together is never judged.
+candidate search: a pair the vector search does not bring together is never judged. `--data
+benchmarks/data/update_pairs.jsonl` runs the changed facts and their hard negatives the same way.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.common import open_redis
-from benchmarks.conflict_quality import load_pairs
+from benchmarks.conflict_quality import DATA, load_pairs
 from clients import RedisPublisher
 from clients.events import build_event
 from hub.conflicts import ledger
@@ -32,9 +33,10 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--redis-url", help="a Redis to use (it is flushed); default: an embedded one")
+    parser.add_argument("--data", type=Path, default=DATA, help="labelled pairs (default: conflict_pairs)")
     args = parser.parse_args()
     redis, redis_url, server = open_redis(args.redis_url)
-    pairs = load_pairs()
+    pairs = load_pairs(args.data)
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp), redis_url=redis_url)
         services = build_services(settings, redis, embedder=Embedder(expected_sha256=settings.model_sha256))
@@ -64,7 +66,7 @@ def main() -> None:
         flagged: dict[frozenset[str], str] = {
             frozenset(c.memory_ids): c.severity.value for c in ledger.all_conflicts(redis, services.keys)
         }
-        tp = fp = fn = merged_same = flagged_same = same_total = severity_ok = 0
+        tp = fp = fn = merged_same = flagged_same = same_total = severity_ok = graded = 0
         for pair, a, b in zip(pairs, firsts, seconds, strict=True):
             ma, mb = (read_status(redis, services.keys, x) for x in (a, b))
             assert ma and mb and ma.memory_id and mb.memory_id, f"{pair['id']} not stored"
@@ -73,7 +75,9 @@ def main() -> None:
             tp += bool(severity) and is_conflict
             fp += bool(severity) and not is_conflict
             fn += not severity and is_conflict
-            severity_ok += bool(severity) and is_conflict and severity == pair["severity"]
+            if severity and is_conflict and pair["severity"] is not None:
+                graded += 1
+                severity_ok += severity == pair["severity"]
             if pair["label"] == "same":
                 same_total += 1
                 merged_same += ma.memory_id == mb.memory_id
@@ -86,7 +90,7 @@ def main() -> None:
     f1 = 2 * precision * recall / max(precision + recall, 1e-9)
     print(
         f"pairs {len(pairs)}: conflict precision {precision:.3f}  recall {recall:.3f}  F1 {f1:.3f}  "
-        f"(tp {tp}, fp {fp}, fn {fn}); severity right on {severity_ok}/{tp}"
+        f"(tp {tp}, fp {fp}, fn {fn}); severity right on {severity_ok}/{graded} labelled with one"
     )
     print(
         f"paraphrases: {flagged_same}/{same_total} wrongly flagged as conflicts, "

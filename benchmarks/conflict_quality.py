@@ -1,10 +1,21 @@
-"""How well a conflict judge labels the hand-written pairs in benchmarks/data/conflict_pairs.jsonl.
+"""How well the conflict judge labels hand-written pairs, in one run.
 
-    python -m benchmarks.conflict_quality              # full set, dev and held-out
+    python -m benchmarks.conflict_quality              # both sets, full, dev and held-out
     python -m benchmarks.conflict_quality --errors dev # also list the misjudged dev pairs
 
-Every fifth pair (ids cp-005, cp-010, ...) is held out: rules are written against the dev part
-only, and the held-out number says whether they generalise.
+Two sets, each pair an older statement `a` and a newer one `b`:
+- benchmarks/data/conflict_pairs.jsonl (259 pairs): conflicts with their severity, restatements,
+  compatible facts and different subjects. Every fifth pair (cp-005, cp-010, ...) is held out.
+- benchmarks/data/update_pairs.jsonl (240 pairs): facts that changed, said the many ways people
+  report a change (60 clean statements, 60 with a chat message on the newer side), against hard
+  negatives: 60 compatible pairs that share names and even change words ("Kuki switched vets" /
+  "Kuki eats Royal Canin"), 30 restatements, 30 different subjects. Written blind by two helpers
+  who saw no code, before any judge was run on it; `split` holds out half of each label.
+Rules are written against the dev parts only; the held-out numbers say whether they generalise.
+
+Each set is judged twice: by the rules alone, and as the write-time review judges the memory
+closest to a new one, with the two statements' cosine similarity (MiniLM, the hub's embedder),
+which lets a reported change ("quit the thursday futsal") conflict with a close statement.
 """
 
 from __future__ import annotations
@@ -18,8 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from hub.conflicts import Judge, RuleJudge, Statement, Verdict
+from hub.embedding import Embedder
 
 DATA = Path(__file__).parent / "data" / "conflict_pairs.jsonl"
+UPDATES = Path(__file__).parent / "data" / "update_pairs.jsonl"
 LABELS = [v.value for v in Verdict]
 HOLD_OUT_EVERY = 5
 
@@ -31,30 +44,46 @@ def load_pairs(path: Path = DATA) -> list[dict[str, Any]]:
 
 
 def split(pairs: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Dev and held-out parts: every fifth pair is held out."""
-    held = [p for i, p in enumerate(pairs, 1) if i % HOLD_OUT_EVERY == 0]
-    dev = [p for i, p in enumerate(pairs, 1) if i % HOLD_OUT_EVERY != 0]
-    return {"dev": dev, "held_out": held}
+    """Dev and held-out parts: as each pair's `split` says, else every fifth pair is held out."""
+    held = [
+        p
+        for i, p in enumerate(pairs, 1)
+        if p.get("split", "held_out" if i % HOLD_OUT_EVERY == 0 else "dev") == "held_out"
+    ]
+    ids = {p["id"] for p in held}
+    return {"dev": [p for p in pairs if p["id"] not in ids], "held_out": held}
+
+
+def similarities(embedder: Embedder, pairs: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """Each pair's cosine similarity, by pair id."""
+    a = embedder.encode([p["a"] for p in pairs])
+    b = embedder.encode([p["b"] for p in pairs])
+    return {p["id"]: float(score) for p, score in zip(pairs, (a * b).sum(axis=1), strict=True)}
 
 
 def _ratio(num: int, den: int) -> float:
     return num / den if den else 0.0
 
 
-def evaluate(judge: Judge, pairs: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Run the judge on every pair; confusion matrix, conflict precision/recall/F1, severity accuracy."""
+def evaluate(
+    judge: Judge, pairs: Sequence[dict[str, Any]], similarity: dict[str, float] | None = None
+) -> dict[str, Any]:
+    """Run the judge on every pair (with its similarity, when given); confusion matrix, conflict
+    precision/recall/F1, severity accuracy where the set labels severity."""
     confusion: Counter[tuple[str, str]] = Counter()
     severity_hits = severity_total = 0
     errors = []
     started = time.perf_counter()
     for pair in pairs:
-        judgement = judge.judge(Statement(pair["a"]), Statement(pair["b"]))
+        score = similarity[pair["id"]] if similarity is not None else None
+        judgement = judge.judge(Statement(pair["a"]), Statement(pair["b"]), score)
         gold, predicted = pair["label"], judgement.verdict.value
         confusion[(gold, predicted)] += 1
-        if gold == predicted == "conflict":
+        if gold == predicted == "conflict" and pair["severity"] is not None:
             severity_total += 1
             severity_hits += judgement.severity == pair["severity"]
-        if gold != predicted or (gold == "conflict" and judgement.severity != pair["severity"]):
+        wrong_severity = pair["severity"] is not None and judgement.severity != pair["severity"]
+        if gold != predicted or (gold == "conflict" and wrong_severity):
             errors.append({**pair, "predicted": predicted, "predicted_severity": judgement.severity,
                            "reason": judgement.reason})  # fmt: skip
     elapsed = time.perf_counter() - started
@@ -101,22 +130,41 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--data", type=Path, nargs="+", default=[DATA, UPDATES])
     parser.add_argument(
         "--errors", choices=["full", "dev", "held_out"], help="list misjudged pairs of a part"
     )
     args = parser.parse_args(argv)
-    pairs = load_pairs(args.data)
     judge = RuleJudge()
-    parts = {"full": pairs, **split(pairs)}
-    results = {name: evaluate(judge, part) for name, part in parts.items()}
-    print("\n\n".join(_report(name, result) for name, result in results.items()))
-    if args.errors:
-        print(f"\n== misjudged ({args.errors})")
-        for e in results[args.errors]["errors"]:
-            gold = e["label"] + (f"/{e['severity']}" if e["severity"] else "")
-            got = e["predicted"] + (f"/{e['predicted_severity']}" if e["predicted_severity"] else "")
-            print(f"{e['id']} {gold} → {got}: {e['a']} | {e['b']}\n      ({e['reason']})")
+    embedder = Embedder()
+    summary = []
+    for path in args.data:
+        pairs = load_pairs(path)
+        close = similarities(embedder, pairs)
+        parts = {"full": pairs, **split(pairs)}
+        for with_similarity in (False, True):
+            how = "with similarity (the review)" if with_similarity else "rules alone"
+            results = {
+                name: evaluate(judge, part, close if with_similarity else None)
+                for name, part in parts.items()
+            }
+            print(f"\n##### {path.name}, {how}\n")
+            print("\n\n".join(_report(name, result) for name, result in results.items()))
+            for name, result in results.items():
+                summary.append(
+                    f"{path.name:<22} {how:<30} {name:<9} recall {result['conflict_recall']:.3f}  "
+                    f"precision {result['conflict_precision']:.3f}  false alarms {result['false_alarms']}"
+                )
+            if args.errors and with_similarity:
+                print(f"\n== misjudged ({args.errors})")
+                for e in results[args.errors]["errors"]:
+                    gold = e["label"] + (f"/{e['severity']}" if e["severity"] else "")
+                    got = e["predicted"] + (f"/{e['predicted_severity']}" if e["predicted_severity"] else "")
+                    print(
+                        f"{e['id']} {gold} → {got} ({close[e['id']]:.2f}): {e['a']} | {e['b']}\n"
+                        f"      ({e['reason']})"
+                    )
+    print("\n##### conflicts found, in one run\n" + "\n".join(summary))
 
 
 if __name__ == "__main__":

@@ -21,12 +21,12 @@ class ConfirmingJudge:
     primary: Judge = field(default_factory=RuleJudge)
     mode: Literal["confirm", "replace"] = "confirm"
 
-    def judge(self, a: Statement, b: Statement) -> Judgement:
-        first = self.primary.judge(a, b)
+    def judge(self, a: Statement, b: Statement, similarity: float | None = None) -> Judgement:
+        first = self.primary.judge(a, b, similarity)
         if self.mode == "confirm" and first.verdict is not Verdict.conflict:
             return first
         try:
-            second = self.second.judge(a, b)
+            second = self.second.judge(a, b, similarity)
         except JudgeError as exc:
             # A worker must never crash on an endpoint that is down: the rule verdict is a sound answer.
             log.warning("second judge failed, keeping the rule verdict (%s): %s", first.verdict, exc)
@@ -34,7 +34,8 @@ class ConfirmingJudge:
         if self.mode == "replace":
             return second
         if second.verdict is Verdict.conflict:
-            return Judgement(Verdict.conflict, first.severity, f"{first.reason}; confirmed: {second.reason}")
+            reason = f"{first.reason}; confirmed: {second.reason}"
+            return Judgement(Verdict.conflict, first.severity, reason, inferred=first.inferred)
         return Judgement(Verdict.compatible, None, second.reason)
 
     def close(self) -> None:
@@ -46,8 +47,9 @@ class ConfirmingJudge:
 
 def judge_from_settings(settings: Settings) -> Judge:
     """The rule judge, alone or with the LLM or NLI judge that settings name."""
+    rules = RuleJudge(change_similarity=settings.conflict_change_similarity)
     if settings.judge == "rules":
-        return RuleJudge()
+        return rules
     second: Judge
     if settings.judge == "llm":
         if not settings.llm_judge_url:
@@ -64,4 +66,4 @@ def judge_from_settings(settings: Settings) -> Judge:
         from hub.conflicts.nli import NLIJudge
 
         second = NLIJudge(settings.nli_model_path)
-    return ConfirmingJudge(second=second, mode=settings.judge_mode)
+    return ConfirmingJudge(second=second, primary=rules, mode=settings.judge_mode)

@@ -11,6 +11,11 @@ reads a subject, a frame (what is said of it), typed values, polarity and update
    unless one side adds a value ("also") or denies the old one ("no longer on the night shift");
 4. the same claim negated on one side only ("allergic" / "no allergies") → `conflict`;
 5. otherwise, near-identical frames → `same`, else `compatible`.
+
+When the caller gives the two memories' similarity (the review does, for the closest older memory),
+a newer statement that reports a change to a close one ("quit the thursday futsal") is a `conflict`
+whatever the rules above found, short of a conflict already (`hub.conflicts.change`). Such a verdict
+is `inferred`: it rests on a cue and closeness, not on values compared.
 """
 
 from __future__ import annotations
@@ -21,11 +26,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from hub.conflicts.change import reported_change
 from hub.conflicts.severity import grade
 from hub.conflicts.subject import OWNER, SOMEONE
 from hub.conflicts.text import Parsed, parse
 from hub.conflicts.tokens import tokenize, words_match
 from hub.conflicts.values import Value, extract
+from hub.settings import Settings
 
 
 class Verdict(StrEnum):
@@ -57,10 +64,16 @@ class Judgement:
     verdict: Verdict
     severity: Severity | None
     reason: str
+    # A conflict read from a change cue and closeness, not from values compared: proposed to the
+    # owner, never resolved automatically.
+    inferred: bool = False
 
 
 class Judge(Protocol):
-    def judge(self, a: Statement, b: Statement) -> Judgement: ...
+    def judge(self, a: Statement, b: Statement, similarity: float | None = None) -> Judgement:
+        """Judge `a`, the older statement, against `b`, the newer; `similarity` is their cosine
+        similarity when the caller knows it."""
+        ...
 
 
 class JudgeError(RuntimeError):
@@ -262,12 +275,29 @@ def _norm(text: str) -> str:
     return _SPACES.sub(" ", text.strip().strip(".").casefold())
 
 
+# Cosine similarity from which a newer statement with a change cue replaces the older one.
+CHANGE_SIMILARITY: float = Settings.model_fields["conflict_change_similarity"].default
+
+
+@dataclass(frozen=True)
 class RuleJudge:
     """The default judge: rules over structured claims and over free text, no model."""
 
-    def judge(self, a: Statement, b: Statement) -> Judgement:
+    change_similarity: float = CHANGE_SIMILARITY
+
+    def judge(self, a: Statement, b: Statement, similarity: float | None = None) -> Judgement:
         if a.subject and a.attribute and b.subject and b.attribute:
             return self._structured(a, b)
+        found = self._free_text(a, b)
+        if found.verdict is Verdict.conflict or similarity is None:
+            return found
+        cue = reported_change(a.text, b.text, similarity, self.change_similarity)
+        if cue is None:
+            return found
+        reason = f"the newer statement reports a change ({cue!r}) to a close one"
+        return Judgement(Verdict.conflict, rule_severity(a, b), reason, inferred=True)
+
+    def _free_text(self, a: Statement, b: Statement) -> Judgement:
         pa, pb = parse(a.text), parse(b.text)
         relation = _relate_subjects(pa, pb)
         if relation == "different":

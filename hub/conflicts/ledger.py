@@ -55,6 +55,11 @@ class Conflict(BaseModel):
     sources: list[str | None]
     severity: Severity
     reason: str = Field(description="Why the judge called it a conflict.")
+    inferred: bool = Field(
+        False,
+        description="Read from a change the newer memory reports ('quit', 'from now on') rather than from "
+        "values compared; never resolved automatically.",
+    )
     scope: Scope
     project: str | None = None
     person: str | None = None

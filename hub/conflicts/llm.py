@@ -53,7 +53,8 @@ class LLMJudge:
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = client or httpx.Client(timeout=timeout)
 
-    def judge(self, a: Statement, b: Statement) -> Judgement:
+    def judge(self, a: Statement, b: Statement, similarity: float | None = None) -> Judgement:
+        """Reads the two texts; `similarity` is not used."""
         body = {
             "model": self.model,
             "temperature": 0,

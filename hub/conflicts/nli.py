@@ -26,7 +26,8 @@ class NLIJudge:
         self.model: Any = CrossEncoder(str(path), local_files_only=True)
         self.labels = _label_order(self.model.config.id2label)
 
-    def judge(self, a: Statement, b: Statement) -> Judgement:
+    def judge(self, a: Statement, b: Statement, similarity: float | None = None) -> Judgement:
+        """Reads the two texts; `similarity` is not used."""
         scores = self.model.predict([(a.text, b.text), (b.text, a.text)], convert_to_numpy=True)
         forward, backward = (self.labels[int(row.argmax())] for row in scores)
         if "contradiction" in (forward, backward):

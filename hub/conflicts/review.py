@@ -5,7 +5,9 @@
   lacks (`adds_nothing`), since its words are dropped with it;
 - a contradiction: a conflict is recorded with both statements, then the policy applies — a
   correction supersedes at once, configured severities auto-resolve (newer wins, with a note), the
-  owner is asked about others, and the rest wait with a proposal.
+  owner is asked about others, and the rest wait with a proposal. A conflict the judge inferred
+  from a reported change to the closest memory (it is given their similarity) is never resolved
+  automatically: it waits with its proposal, or for the owner.
 
 Everything here is idempotent (conflict ids derive from the pair, sightings from the event id), so
 an event redelivered after a crash is reviewed again with the same result.
@@ -76,7 +78,8 @@ class Reviewer:
             self._review_one(current[0], vectors[memory.id], outcome)
         return outcome
 
-    def candidates(self, memory: Memory, dense: list[float]) -> list[Memory]:
+    def candidates(self, memory: Memory, dense: list[float]) -> list[tuple[Memory, float]]:
+        """The older memories close enough to compare, closest first, with their cosine similarity."""
         flt = MemoryFilter(
             now=utcnow(),
             project=memory.project,
@@ -93,7 +96,7 @@ class Reviewer:
         hits = self.store.search(query)
         mine = order(memory)
         return [
-            h.memory
+            (h.memory, h.score)
             for h in hits
             if h.memory.id != memory.id
             and h.score >= self.settings.conflict_min_similarity
@@ -102,8 +105,11 @@ class Reviewer:
 
     def _review_one(self, memory: Memory, dense: list[float], outcome: ReviewOutcome) -> None:
         named = self._apply_explicit_corrections(memory) if memory.kind is Kind.correction else set()
-        for older in self.candidates(memory, dense):
-            judgement = self.judge.judge(statement(older), statement(memory))
+        for rank, (older, similarity) in enumerate(self.candidates(memory, dense)):
+            # A reported change ("quit the thursday futsal") replaces one fact: the closest one.
+            judgement = self.judge.judge(
+                statement(older), statement(memory), similarity if rank == 0 else None
+            )
             if judgement.verdict is Verdict.same and adds_nothing(older.text, memory.text):
                 self._reinforce(older, memory)
                 outcome.merged_into[memory.id] = older.id
@@ -168,6 +174,7 @@ class Reviewer:
                 sources=[a.source, b.source],
                 severity=judgement.severity or "medium",
                 reason=judgement.reason,
+                inferred=judgement.inferred,
                 scope=newer.scope,
                 project=newer.project,
                 person=newer.person,
@@ -191,7 +198,7 @@ class Reviewer:
                 by=newer.agent,
                 note="the owner corrected this; the correction supersedes the old memory",
             )
-        elif conflict.severity.value in self.settings.conflict_auto_resolve:
+        elif conflict.severity.value in self.settings.conflict_auto_resolve and not conflict.inferred:
             resolve(
                 self.redis,
                 self.keys,

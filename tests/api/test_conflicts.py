@@ -160,3 +160,22 @@ def test_until_the_owner_decides_the_newer_side_ranks_first(
     resolved = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": late})
     assert resolved.status_code == 200, resolved.text
     assert [h.id for h in wa.search("Until what time does Netanel work?", limit=2)][:1] == [late]
+
+
+def test_a_reported_change_is_asked_as_a_replacement_and_ranked_first(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    # The rules see no value to compare ("raised my metformin"); the change it reports is a conflict
+    # with the closest memory, high for a dose, so the owner is asked. Nothing is resolved meanwhile.
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    [old] = publish_all(wa, "Lakshmi takes Metformin 500mg twice a day.")
+    [new] = publish_all(tg, "Lakshmi: the doctor raised my metformin to 1000 mg morning and night")
+
+    [conflict] = conflicts(api)
+    assert conflict["memory_ids"] == [old, new] and conflict["inferred"]
+    assert (conflict["status"], conflict["severity"], conflict["proposal"]) == ("open", "high", new)
+    [question] = api.get("/v1/questions", params={"agent": "wa-assistant"}).json()["questions"]
+    assert "Does the new note replace the earlier one?" in question["question"]
+    assert set(question["options"].values()) == {old, new, "both"}
+    hits = [h.id for h in wa.search("What dose of metformin does Lakshmi take?")]
+    assert hits.index(new) < hits.index(old)

@@ -5,8 +5,10 @@ from collections.abc import Callable
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
+from hub.conflicts import ledger
 from hub.conflicts.jobs import REVIEW_JOB
-from hub.models import memory_id_for
+from hub.conflicts.ledger import ConflictStatus
+from hub.models import State, memory_id_for
 from hub.queue import DRAIN_JOB
 from hub.services import Services
 from hub.status import EventState, read_status
@@ -93,3 +95,26 @@ def test_a_message_that_only_opens_like_an_older_one_is_kept_whole(
     assert all(s is not None and s.reviewed for s in statuses)
     assert [s.memory_id for s in statuses if s] == [memory_id_for(event_id) for event_id in ids]
     assert sorted(m.text for m in services.store.get([memory_id_for(i) for i in ids])) == sorted(texts)
+
+
+def test_a_reported_change_is_a_conflict_proposed_to_the_owner_not_resolved(
+    make_services: Callable[..., Services],
+) -> None:
+    # Even where every severity would be resolved automatically, a conflict inferred from a change
+    # cue waits for the owner, with the newer memory as its proposal.
+    services = make_services(conflict_auto_resolve=["low", "medium", "high"])
+    texts = [
+        "Marcus plays five-a-side soccer Thursday nights at Fitzroy Futsal.",
+        "Marcus: quit the thursday futsal, knee can't take it anymore",
+    ]
+    ids = []
+    for text in texts:
+        ids.append(publisher(services, "wa-assistant").publish(text))
+        drain_stream(services, consumer="test")
+    run_worker(services, burst=True, sweep_interval=60)
+
+    older, newer = (memory_id_for(event_id) for event_id in ids)
+    [conflict] = ledger.all_conflicts(services.redis, services.keys)
+    assert set(conflict.memory_ids) == {older, newer} and conflict.proposal == newer
+    assert conflict.status is ConflictStatus.open and conflict.inferred and "'quit'" in conflict.reason
+    assert {m.state for m in services.store.get([older, newer])} == {State.active}

@@ -120,9 +120,15 @@ def questions(agent: str, services: ServicesDep) -> QuestionList:
 def _question(conflict: Conflict, agent: str) -> Question:
     first, second = conflict.statements
     mine = conflict.agents.index(agent)
+    if conflict.inferred:  # the newer one reports a change: ask whether it replaces the older one
+        asked = (
+            f'Earlier I noted "{first}". Now I have "{second}". Does the new note replace the earlier one?'
+        )
+    else:
+        asked = f'I have two notes that disagree: "{first}" and "{second}". Which one is right?'
     return Question(
         conflict_id=conflict.id,
         ask_in=conflict.channels[mine],
-        question=f'I have two notes that disagree: "{first}" and "{second}". Which one is right?',
+        question=asked,
         options={first: conflict.memory_ids[0], second: conflict.memory_ids[1], "both are right": "both"},
     )

@@ -1,0 +1,134 @@
+"""A newer memory that reports a change to a close, older one: "swimming is thursdays from now on",
+"quit the thursday futsal", "Netflix was downgraded to the Basic plan".
+
+The rule judge compares what two statements say of one subject and attribute, which it reads in plain
+sentences and misses in most of the ways people report a change (a chat message's speaker read as its
+subject, "the beagle" for "Kuki", a cancelled thing with no value to compare). This rule asks less:
+- the newer text carries a change cue the older one does not ("now", "switched to", "cancelled");
+- the two memories are close in meaning (their cosine similarity, which the review has from its
+  candidate search) and share a content word beyond the people they are about ("futsal");
+- they are not about two different, named people.
+The review asks it only about the older memory closest to the newer one, as a change replaces one
+fact. It is a weaker reading than the rules' value comparison, so the conflicts it finds are proposed
+to the owner, never resolved automatically (`Judgement.inferred`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from hub.conflicts.subject import OWNER, SOMEONE
+from hub.conflicts.text import parse
+from hub.conflicts.tokens import canon, content_words, words_match
+
+# "Priya: ok so swimming is thursdays from now on": a chat message's speaker, not its subject.
+_SPEAKER = re.compile(r"^\s*[A-Z][\w'.-]*(?:\s[A-Z][\w'.-]*)?:\s+")
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+
+# Words and phrases by which a statement reports that something changed, ended or was replaced.
+# Left out, as they as often say something else: "new" ("a new credit limit"), "left" before anything
+# but a name or a determiner ("my left knee"), "switch" and "change" as nouns ("the kill switch", "a
+# change of clothes"), "cut" but "cut down/back", "transferred" (money), "starting", "effective".
+_CUES = re.compile(
+    r"(?<!right )(?<!just )(?<!by )(?<!ing )\bnow\b(?! and then)|\bnowadays\b|\bthese days\b"
+    r"|\bfrom (?:now|here) on\b|\bgoing forward\b|\bas of\b"
+    rf"|\bfrom (?:next|this) (?:week|month|term|year|season)\b|\bfrom (?:term \d|{_MONTH})\b"
+    r"|\bno longer\b|\bno more\b|\bany ?more\b|\binstead\b|\bnot going back\b|\bgave up\b"
+    r"|\bswitch(?:ed|es|ing)\b|\bchanged\b|\bchange of plans?\b|\breplaced\b|\bswapped\b"
+    r"|\btook over\b|\btaking over\b|\bhanded over\b|\btraded\b|\bsold\b|\bmoved\b|\brelocated\b"
+    r"|\breassigned\b|\brenamed\b|\bresched\w*|\brebook\w*|\bpostpon\w*"
+    r"|\bpushed\b|\bdelayed\b|\bslipped\b|\bbrought\b[^.?!]{0,40}\bforward\b|\bbumped\b"
+    r"|\bcancel+(?:ed|s)?\b|\bcalled off\b|\bended\b|\bquit\b|\bstopped\b|\bdropped\b"
+    r"|\bleft\b(?= (?:the|a|an|his|her|my|our|their|(?-i:[A-Z])))|\bretired\b|\braised\b|\bincreased\b"
+    r"|\blowered\b|\breduced\b|\bcut (?:down|back)\b|\bput\b[^.?!]{0,30}\bup\b|\bupgraded\b"
+    r"|\bdowngraded\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[A-Za-z]+")
+_NEAR = 5  # words each side of a change cue that say what changed
+# Cues that say the statement is the new state of things, whatever else it says.
+_NOW = re.compile(
+    r"\bnow\b|\bnowadays\b|\bthese days\b|\bfrom (?:now|here) on\b|\bno longer\b|\bno more\b"
+    r"|\bany ?more\b|\binstead\b|\bas of\b",
+    re.IGNORECASE,
+)
+# "The batteries are replaced monthly": a habit, not a change, unless a `_NOW` cue says otherwise.
+_HABIT = re.compile(r"\b(?:every|each|daily|weekly|fortnightly|monthly|yearly|annually)\b", re.IGNORECASE)
+# "also", "too": a further value, not a replacement.
+_ADDITIONS = re.compile(r"\b(?:also|too|as well|another|added|additionally)\b", re.IGNORECASE)
+
+
+def speech(text: str) -> str:
+    """A memory's words without a chat message's leading "Speaker:"."""
+    return _SPEAKER.sub("", text, count=1)
+
+
+def change_cue(text: str, older: str = "") -> str | None:
+    """The cue by which a statement reports a change, or None: none found, a question, an addition, or
+    only cues the older statement says too ("I cancel the ride if it rains" / "Yael cancels the ride
+    if it rains": one rule, said twice)."""
+    found = _find_cue(speech(text).strip(), older)
+    return found.group(0).lower() if found else None
+
+
+def _find_cue(said: str, older: str) -> re.Match[str] | None:
+    if said.endswith("?") or _ADDITIONS.search(said):
+        return None
+    if _HABIT.search(said) and not _NOW.search(said):
+        return None
+    before = {canon(word) for word in _WORD.findall(speech(older))}
+    for found in _CUES.finditer(said):
+        cue = found.group(0)
+        # A verb the older statement says too speaks of the same event; "now" and phrases do not.
+        if " " in cue or _NOW.fullmatch(cue) or not any(words_match(canon(cue), word) for word in before):
+            return found
+    return None
+
+
+def about_other_people(older: str, newer: str) -> bool:
+    """Two statements about two different, named people: "Lakshmi's cardiologist" / "Yosef switched
+    cardiologists". Whoever speaks a chat message is not its subject; a person named on both sides
+    ("Ruth's caregiver" / "Jocelyn took over as Ruth's caregiver") is one subject."""
+    names_a, names_b = _subject_names(older), _subject_names(newer)
+    if not names_a or not names_b:
+        return False
+    return not (names_a & _words(newer) or names_b & _words(older))
+
+
+def _subject_names(text: str) -> set[str]:
+    """The capitalised names in a statement's subject ("Grandma Ruth": grandma, ruth)."""
+    return _person_words(text) & {w.casefold() for w in _WORD.findall(speech(text)) if w[0].isupper()}
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in _WORD.findall(text)}
+
+
+def shared_topic(older: str, newer: str) -> set[str]:
+    """What the change is about, when the older memory says it too: the content words around the newer
+    one's change cue (five each side) that the older one says, other than whom they are about.
+    "Marcus plays futsal on Thursdays" / "Marcus quit the thursday futsal": futsal, thursday;
+    "Netanel replaced the siphon under the sink" / "booked a plumber for the sink": nothing."""
+    said = speech(newer).strip()
+    found = _find_cue(said, older)
+    if found is None:
+        return set()
+    start, end = found.span()
+    near = " ".join(said[:start].split()[-_NEAR:] + [said[start:end]] + said[end:].split()[:_NEAR])
+    left_out = _person_words(older) | _person_words(newer)
+    theirs = content_words(near) - left_out
+    return {w for w in content_words(speech(older)) - left_out if any(words_match(w, v) for v in theirs)}
+
+
+def _person_words(text: str) -> set[str]:
+    """The words of the person a statement is about ("Gil's parents": gil, parent); none for a thing."""
+    key = parse(speech(text)).subject.key
+    return set() if key in (None, OWNER, SOMEONE) else set(re.split(r"[\s>+]+", key))
+
+
+def reported_change(older: str, newer: str, similarity: float, threshold: float) -> str | None:
+    """The change cue by which `newer` replaces `older`, or None."""
+    if similarity < threshold or about_other_people(older, newer):
+        return None
+    cue = change_cue(newer, older)
+    return cue if cue is not None and shared_topic(older, newer) else None

@@ -1,0 +1,127 @@
+"""A newer memory that reports a change to a close, older one."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.conflict_quality import UPDATES, evaluate, load_pairs, similarities, split
+from hub.conflicts import RuleJudge, Statement, Verdict
+from hub.conflicts.change import about_other_people, change_cue, reported_change, shared_topic, speech
+from hub.embedding import Embedder
+
+FUTSAL = "Marcus plays five-a-side soccer Thursday nights at Fitzroy Futsal."
+QUIT = "Marcus: quit the thursday futsal, knee can't take it anymore"
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("Priya: ok so swimming is thursdays from now on, same time", "from now on"),
+        ("Netflix was downgraded to the Basic plan, 39.90 shekels a month.", "downgraded"),
+        (
+            "The vet brought the beagle's rabies shot forward to May 28.",
+            "brought the beagle's rabies shot forward",
+        ),
+        ("Rosa now comes fortnightly on Mondays instead of every Friday.", "now"),  # a habit, but "now"
+        ("Avital added a Pilates class on Wednesday evenings.", None),  # an addition
+        ("Ma'afiyat Hadar now also opens on Saturday nights.", None),
+        ("Is swimming on Thursdays now?", None),  # a question
+        ("Ruth's hearing aid batteries are replaced monthly.", None),  # a habit, not a change
+        ("Eyal's judo tournament is on March 30 in Kiryat Ata.", None),
+        ("I'm busy right now", None),
+        ("Shiri: omg sorry!! sending now", None),  # at this moment, not from now on
+        ("Lior left Kelim Labs; Netanel now reports to Tamar Levi.", "left"),
+        ("Pilpel keeps scratching his left ear.", None),  # "left" the side
+        ("The kill switch is settlement.v2.enabled.", None),  # "switch" the noun
+    ],
+)
+def test_change_cues(text: str, cue: str | None) -> None:
+    assert change_cue(text) == cue
+
+
+def test_a_cue_the_older_statement_says_too_reports_no_change() -> None:
+    older = "Yael: if the forecast is over 60% rain I cancel the saturday ride by 21:00 on friday"
+    summary = "assistant: Summary: Yael cancels the Saturday ride by 21:00 Friday if rain is over 60%"
+    assert change_cue(summary) == "cancels"
+    assert change_cue(summary, older) is None
+
+
+def test_a_reported_change_needs_a_shared_topic() -> None:
+    # Close, a cue, but nothing in common beyond the person: not a change of the older fact.
+    older, newer = "Itai's bedtime is 20:00 on school nights.", "Itai can read short words now."
+    assert shared_topic(older, newer) == set()
+    assert reported_change(older, newer, similarity=0.9, threshold=0.5) is None
+    assert shared_topic(FUTSAL, QUIT) >= {"futsal"}
+    # What the older one says must be near the cue: the siphon was replaced, not the booking.
+    booked = "Called plumber Yaakov Dahan about the drip under the main bathroom sink; he comes Wed 07:30."
+    invoice = "Dahan replaced the siphon and both flexible hoses under the main bathroom sink; paid 520 NIS."
+    assert shared_topic(booked, invoice) == set()
+
+
+def test_a_chat_speaker_is_not_part_of_what_is_said() -> None:
+    assert speech(QUIT) == "quit the thursday futsal, knee can't take it anymore"
+    assert speech("Hotel on Crete: Kiani Beach Resort") == "Hotel on Crete: Kiani Beach Resort"
+
+
+def test_two_named_people_are_other_people_unless_one_is_named_on_both_sides() -> None:
+    assert about_other_people(
+        "Lakshmi's cardiologist is Dr. Menon at the Austin Hospital.",
+        "Yosef switched cardiologists to Dr. Feldman at Rambam.",
+    )
+    assert not about_other_people(
+        "Grandma Ruth's caregiver is Maria, who comes weekdays from 08:00 to 14:00.",
+        "Jocelyn took over from Maria as Ruth's caregiver in April; same hours.",
+    )
+    # The speaker is not the subject; "the kids" names nobody.
+    assert not about_other_people("Eli's swimming lessons are Tuesdays.", "Priya: swimming is thursdays now")
+    assert not about_other_people(
+        "The kids' camp is at the Technion.", "Shira and Eyal go to scouts camp now."
+    )
+
+
+def test_a_reported_change_needs_closeness() -> None:
+    assert reported_change(FUTSAL, QUIT, similarity=0.55, threshold=0.5) == "quit"
+    assert reported_change(FUTSAL, QUIT, similarity=0.45, threshold=0.5) is None
+
+
+def test_the_judge_infers_a_conflict_from_a_reported_change_only_when_given_closeness() -> None:
+    judge = RuleJudge(change_similarity=0.5)
+    rules = judge.judge(Statement(FUTSAL), Statement(QUIT))
+    assert rules.verdict is not Verdict.conflict
+    inferred = judge.judge(Statement(FUTSAL), Statement(QUIT), similarity=0.55)
+    assert (inferred.verdict, inferred.inferred) == (Verdict.conflict, True)
+    assert "'quit'" in inferred.reason
+    assert judge.judge(Statement(FUTSAL), Statement(QUIT), similarity=0.49).verdict is rules.verdict
+    # A conflict the rules find from values stays theirs, not inferred.
+    found = judge.judge(
+        Statement("Mitzi's checkup is on November 14."),
+        Statement("Mitzi's checkup is now on November 21."),
+        0.9,
+    )
+    assert (found.verdict, found.inferred) == (Verdict.conflict, False)
+
+
+def test_update_pairs_meet_the_measured_marks(embedder: Embedder) -> None:
+    """benchmarks/data/update_pairs.jsonl, as the review judges them: the marks are what was measured
+    (recall 0.733 and precision 0.957 on dev, 0.450 and 0.844 held out), a little below."""
+    pairs = load_pairs(UPDATES)
+    close = similarities(embedder, pairs)
+    judge = RuleJudge()
+    parts = split(pairs)
+    dev, held_out = (evaluate(judge, parts[name], close) for name in ("dev", "held_out"))
+    assert dev["conflict_recall"] >= 0.7 and dev["conflict_precision"] >= 0.9
+    assert held_out["conflict_recall"] >= 0.4 and held_out["conflict_precision"] >= 0.8
+    # The rules alone, without closeness, find few of the same updates.
+    assert evaluate(judge, pairs)["conflict_recall"] <= 0.2
+
+
+def test_update_pairs_are_well_formed() -> None:
+    pairs = load_pairs(UPDATES)
+    assert len(pairs) == 240 and len({p["id"] for p in pairs}) == 240
+    assert {p["label"] for p in pairs} == {"conflict", "compatible", "same", "different_subject"}
+    assert sum(p["label"] == "conflict" for p in pairs) == 120
+    # Half of each label of each writer's file held out (the odd one to dev).
+    parts = split(pairs)
+    for label in ("conflict", "compatible", "same", "different_subject"):
+        dev, held_out = (sum(p["label"] == label for p in parts[name]) for name in ("dev", "held_out"))
+        assert 0 <= dev - held_out <= 2, label
