@@ -54,6 +54,12 @@ _NOW = re.compile(
 )
 # "The batteries are replaced monthly": a habit, not a change, unless a `_NOW` cue says otherwise.
 _HABIT = re.compile(r"\b(?:every|each|daily|weekly|fortnightly|monthly|yearly|annually)\b", re.IGNORECASE)
+# "should be sold", "wants to switch": a plan or a wish just before the cue, not a change.
+_PLAN = re.compile(
+    r"\b(?:should|could|might|may|would|wants? to|plans? to|planning to|thinking (?:of|about)|considering"
+    r"|if|whether)(?:\s+\S+){0,2}\s*$",
+    re.IGNORECASE,
+)
 # "also", "too": a further value, not a replacement.
 _ADDITIONS = re.compile(r"\b(?:also|too|as well|another|added|additionally)\b", re.IGNORECASE)
 
@@ -79,10 +85,22 @@ def _find_cue(said: str, older: str) -> re.Match[str] | None:
     before = {canon(word) for word in _WORD.findall(speech(older))}
     for found in _CUES.finditer(said):
         cue = found.group(0)
-        # A verb the older statement says too speaks of the same event; "now" and phrases do not.
-        if " " in cue or _NOW.fullmatch(cue) or not any(words_match(canon(cue), word) for word in before):
-            return found
+        if _PLAN.search(said[: found.start()]):
+            continue  # "should be sold": a plan, not a change
+        if " " in cue or _NOW.fullmatch(cue):
+            if not _said_before(said, found, older):
+                return found
+        elif not any(words_match(canon(cue), word) for word in before):
+            return found  # a verb the older statement says too speaks of the same event
     return None
+
+
+def _said_before(said: str, found: re.Match[str], older: str) -> bool:
+    """The cue with the words either side of it stands in the older statement too ("nobody uses it
+    anymore" twice): the same sentence, not news. "she now does" / "Netanel now does" differ."""
+    words = said[: found.start()].split()[-1:] + [found.group(0)] + said[found.end() :].split()[:1]
+    phrase = " ".join(_WORD.findall(" ".join(words))).casefold()
+    return phrase in " ".join(_WORD.findall(older)).casefold()
 
 
 def about_other_people(older: str, newer: str) -> bool:
@@ -111,8 +129,10 @@ def shared_topic(older: str, newer: str) -> set[str]:
     "Netanel replaced the siphon under the sink" / "booked a plumber for the sink": nothing."""
     said = speech(newer).strip()
     found = _find_cue(said, older)
-    if found is None:
-        return set()
+    return _near(said, found, older, newer) if found else set()
+
+
+def _near(said: str, found: re.Match[str], older: str, newer: str) -> set[str]:
     start, end = found.span()
     near = " ".join(said[:start].split()[-_NEAR:] + [said[start:end]] + said[end:].split()[:_NEAR])
     left_out = _person_words(older) | _person_words(newer)
@@ -127,8 +147,12 @@ def _person_words(text: str) -> set[str]:
 
 
 def reported_change(older: str, newer: str, similarity: float, threshold: float) -> str | None:
-    """The change cue by which `newer` replaces `older`, or None."""
-    if similarity < threshold or about_other_people(older, newer):
+    """The change cue by which `newer` replaces `older`, or None. Cheapest tests first: most memories
+    carry no cue."""
+    if similarity < threshold:
         return None
-    cue = change_cue(newer, older)
-    return cue if cue is not None and shared_topic(older, newer) else None
+    said = speech(newer).strip()
+    found = _find_cue(said, older)
+    if found is None or not _near(said, found, older, newer) or about_other_people(older, newer):
+        return None
+    return found.group(0).lower()

@@ -33,6 +33,9 @@ QUIT = "Marcus: quit the thursday futsal, knee can't take it anymore"
         ("Lior left Kelim Labs; Netanel now reports to Tamar Levi.", "left"),
         ("Pilpel keeps scratching his left ear.", None),  # "left" the side
         ("The kill switch is settlement.v2.enabled.", None),  # "switch" the noun
+        ("Avi's old printer should be sold online.", None),  # a plan
+        ("Netanel wants to switch to Hot Mobile.", None),  # a wish
+        ("Starting next week Svetlana will come on Sundays instead of Thursdays.", "instead"),
     ],
 )
 def test_change_cues(text: str, cue: str | None) -> None:
@@ -44,6 +47,14 @@ def test_a_cue_the_older_statement_says_too_reports_no_change() -> None:
     summary = "assistant: Summary: Yael cancels the Saturday ride by 21:00 Friday if rain is over 60%"
     assert change_cue(summary) == "cancels"
     assert change_cue(summary, older) is None
+
+
+def test_the_same_words_around_a_cue_in_both_are_no_news() -> None:
+    older = "Noa's borrowed backpack is in the loft since nobody in the family uses it anymore."
+    assert change_cue("Noa's small backpack is in the loft; nobody uses it anymore.", older) is None
+    # "now" in both, said of different people: the newer one is news.
+    pickups = "With Dana's new hours, she now does all weekday pickups except Thursday."
+    assert change_cue("Netanel now does Monday and Thursday pickups and Dana the rest.", pickups) == "now"
 
 
 def test_a_reported_change_needs_a_shared_topic() -> None:
