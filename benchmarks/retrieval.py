@@ -67,7 +67,8 @@ What it showed (2 cores, see the test in tests/retrieval/ for what is asserted):
   ride announced before, "replaced the bike chain" against the bike); they wait for the owner, never
   resolved automatically. With `MEMHUB_CONFLICT_CHANGE_SIMILARITY=1` (no inference) the same code
   records 49 conflicts, 5 of the 26 updates. Search quality is the same either way within run-to-run
-  noise: hybrid recall@10 0.943 both, MRR 0.679 and 0.688 in two runs with, 0.683 without.
+  noise: hybrid recall@10 0.942-0.943 with, 0.943 without; MRR 0.679-0.688 in three runs with, 0.683
+  without.
 """
 
 from __future__ import annotations
