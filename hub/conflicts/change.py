@@ -4,9 +4,11 @@
 The rule judge compares what two statements say of one subject and attribute, which it reads in plain
 sentences and misses in most of the ways people report a change (a chat message's speaker read as its
 subject, "the beagle" for "Kuki", a cancelled thing with no value to compare). This rule asks less:
-- the newer text carries a change cue the older one does not ("now", "switched to", "cancelled");
+- the newer text carries a change cue ("now", "switched to", "cancelled"), not as a plan ("should be
+  sold") and not in the words the older one says it in ("I cancel the ride if it rains" said twice);
 - the two memories are close in meaning (their cosine similarity, which the review has from its
-  candidate search) and share a content word beyond the people they are about ("futsal");
+  candidate search), and the words around the cue name something the older one says, beyond the
+  people they are about ("quit the thursday futsal": futsal);
 - they are not about two different, named people.
 The review asks it only about the older memory closest to the newer one, as a change replaces one
 fact. It is a weaker reading than the rules' value comparison, so the conflicts it finds are proposed
@@ -70,9 +72,9 @@ def speech(text: str) -> str:
 
 
 def change_cue(text: str, older: str = "") -> str | None:
-    """The cue by which a statement reports a change, or None: none found, a question, an addition, or
-    only cues the older statement says too ("I cancel the ride if it rains" / "Yael cancels the ride
-    if it rains": one rule, said twice)."""
+    """The cue by which a statement reports a change, or None: none found, a question, an addition, a
+    habit ("replaced monthly"), a plan, or only cues the older statement says too ("I cancel the ride
+    if it rains" / "Yael cancels the ride if it rains": one rule, said twice)."""
     found = _find_cue(speech(text).strip(), older)
     return found.group(0).lower() if found else None
 
