@@ -6,8 +6,8 @@
 Two sets, each pair an older statement `a` and a newer one `b`:
 - benchmarks/data/conflict_pairs.jsonl (259 pairs): conflicts with their severity, restatements,
   compatible facts and different subjects. Every fifth pair (cp-005, cp-010, ...) is held out.
-- benchmarks/data/update_pairs.jsonl (240 pairs): facts that changed, said the many ways people
-  report a change (60 clean statements, 60 with a chat message on the newer side), against hard
+- benchmarks/data/update_pairs.jsonl (240 pairs): 120 facts that changed, said the many ways people
+  report a change (80 as clean statements, 40 with a chat message on the newer side), against hard
   negatives: 60 compatible pairs that share names and even change words ("Kuki switched vets" /
   "Kuki eats Royal Canin"), 30 restatements, 30 different subjects. Written blind by two helpers
   who saw no code, before any judge was run on it; `split` holds out half of each label.
