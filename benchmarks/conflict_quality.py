@@ -30,6 +30,8 @@ from typing import Any
 
 from hub.conflicts import Judge, RuleJudge, Statement, Verdict
 from hub.embedding import Embedder
+from hub.services import load_embedder
+from hub.settings import Settings
 
 DATA = Path(__file__).parent / "data" / "conflict_pairs.jsonl"
 UPDATES = Path(__file__).parent / "data" / "update_pairs.jsonl"
@@ -135,8 +137,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--errors", choices=["full", "dev", "held_out"], help="list misjudged pairs of a part"
     )
     args = parser.parse_args(argv)
-    judge = RuleJudge()
-    embedder = Embedder()
+    settings = Settings()  # the model and the change threshold the hub would use
+    judge = RuleJudge(change_similarity=settings.conflict_change_similarity)
+    embedder = load_embedder(settings)
     summary = []
     for path in args.data:
         pairs = load_pairs(path)

@@ -19,18 +19,20 @@ from __future__ import annotations
 
 import re
 
+from hub.conflicts import lexicon as lx
 from hub.conflicts.subject import OWNER, SOMEONE
 from hub.conflicts.text import parse
 from hub.conflicts.tokens import canon, content_words, words_match
 
 # "Priya: ok so swimming is thursdays from now on": a chat message's speaker, not its subject.
 _SPEAKER = re.compile(r"^\s*[A-Z][\w'.-]*(?:\s[A-Z][\w'.-]*)?:\s+")
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_MONTH = "(?:" + "|".join(lx.MONTHS) + ")"
 
 # Words and phrases by which a statement reports that something changed, ended or was replaced.
 # Left out, as they as often say something else: "new" ("a new credit limit"), "left" before anything
 # but a name or a determiner ("my left knee"), "switch" and "change" as nouns ("the kill switch", "a
-# change of clothes"), "cut" but "cut down/back", "transferred" (money), "starting", "effective".
+# change of clothes"), "cut" but "cut down/back", "transferred" (money), "starting", "effective",
+# "extended" and "shortened" ("the extended warranty", "sleeves shortened").
 _CUES = re.compile(
     r"(?<!right )(?<!just )(?<!by )(?<!ing )\bnow\b(?! and then)|\bnowadays\b|\bthese days\b"
     r"|\bfrom (?:now|here) on\b|\bgoing forward\b|\bas of\b"
@@ -43,7 +45,7 @@ _CUES = re.compile(
     r"|\bcancel+(?:ed|s)?\b|\bcalled off\b|\bended\b|\bquit\b|\bstopped\b|\bdropped\b"
     r"|\bleft\b(?= (?:the|a|an|his|her|my|our|their|(?-i:[A-Z])))|\bretired\b|\braised\b|\bincreased\b"
     r"|\blowered\b|\breduced\b|\bcut (?:down|back)\b|\bput\b[^.?!]{0,30}\bup\b|\bupgraded\b"
-    r"|\bdowngraded\b",
+    r"|\bdowngraded\b|\brebuilt\b|\bdecommissioned\b|\bdiscontinued\b|\b(?:closed|shut) down\b",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[A-Za-z]+")
