@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from hub.conflicts import lexicon as lx
-from hub.conflicts.change import change_cue
+from hub.conflicts.change import change_cue, named_change
 from hub.models import Kind, Memory
 from hub.store.base import Hit
 
@@ -24,6 +24,14 @@ from hub.store.base import Hit
 # MRR on the whole set (mostly daily-log answers pushed down) to catch one more updated fact.
 VERSION_SIMILARITY = 0.5
 VERSION_LOOKUP = 3
+# Less close than VERSION_SIMILARITY but at least this, a newer hit is a newer version only if it
+# reports a change to the very thing the older one names, of the same subject
+# (`hub.conflicts.change.named_change`): "Netanel cancelled the Holmes Place membership" against
+# "Netanel's Holmes Place Azrieli membership costs 289 shekels" (cosine 0.43). On the retrieval set it
+# caught that one updated fact (32 of 32 newest first) at the same hybrid MRR (0.704 -> 0.708) and
+# moved one other hit (dense) down one place. Read more loosely (any shared word near the cue, not a
+# name of the same subject), it moved dozens of hits and cost 0.9 points of MRR.
+NAMED_SIMILARITY = 0.4
 
 
 def _unit_vectors(hits: Sequence[Hit]) -> np.ndarray:
@@ -65,15 +73,21 @@ def reports_change(memory: Memory) -> bool:
 
 
 def newest_versions_first(
-    hits: Sequence[Hit], *, similarity: float = VERSION_SIMILARITY, lookup: int = VERSION_LOOKUP
+    hits: Sequence[Hit],
+    *,
+    similarity: float = VERSION_SIMILARITY,
+    named_similarity: float = NAMED_SIMILARITY,
+    lookup: int = VERSION_LOOKUP,
 ) -> list[Hit]:
     """Rank the newer versions of each of the first `lookup` hits directly above it.
 
     An updated fact that the write-time review did not supersede leaves two active memories: the
     old one, often the closer match to the question, and a newer one that reports the change. Newer
     versions are looked for among all `hits` (pass more than you will return) and moved up, in the
-    order they had; everything stays. (Moving only the closest one let a chat message about another
-    ride, closer to the old ride time, take the place of the real update.)
+    order they had; everything stays. A newer version is close to the old one (`similarity`) and
+    reports a change, or, less close (`named_similarity`), reports a change to what the old one names.
+    (Moving only the closest one let a chat message about another ride, closer to the old ride time,
+    take the place of the real update.)
     """
     if len(hits) < 2:
         return list(hits)
@@ -85,14 +99,24 @@ def newest_versions_first(
         newer = [
             i
             for i in order[at + 1 :]
-            if cosine[older, i] >= similarity
-            and hits[i].memory.occurred_at > hits[older].memory.occurred_at
-            and reports_change(hits[i].memory)
+            if hits[i].memory.occurred_at > hits[older].memory.occurred_at
+            and _newer_version(
+                hits[older].memory, hits[i].memory, cosine[older, i], similarity, named_similarity
+            )
         ]
         for i in newer:
             order.remove(i)
         order[at:at] = newer
     return [hits[i] for i in order]
+
+
+def _newer_version(
+    older: Memory, newer: Memory, cosine: float, similarity: float, named_similarity: float
+) -> bool:
+    """Whether `newer`, a later memory than `older`, is a newer version of it."""
+    if cosine >= similarity:
+        return reports_change(newer)
+    return cosine >= named_similarity and named_change(older.text, newer.text) is not None
 
 
 def maximal_marginal_relevance(hits: Sequence[Hit], *, diversity: float, limit: int) -> list[Hit]:

@@ -160,3 +160,19 @@ def reported_change(older: str, newer: str, similarity: float, threshold: float)
     if found is None or not _near(said, found, older, newer) or about_other_people(older, newer):
         return None
     return found.group(0).lower()
+
+
+def named_change(older: str, newer: str) -> str | None:
+    """The change cue by which `newer` reports a change to the very thing `older` names, or None: both
+    about one named subject, and a name the older one gives said near the newer one's cue.
+    "Netanel's Holmes Place Azrieli membership costs 289 shekels" / "Netanel cancelled the Holmes Place
+    membership": cancelled. Far in meaning as such pairs can be, the name and the subject tie them."""
+    said = speech(newer).strip()
+    found = _find_cue(said, older)
+    if found is None:
+        return None
+    before, after = parse(speech(older)), parse(said)
+    if before.subject.key in (None, SOMEONE) or before.subject.key != after.subject.key:
+        return None
+    names = {key for value in before.values if value.kind == "name" for key in value.keys}
+    return found.group(0).lower() if _near(said, found, older, newer) & names else None

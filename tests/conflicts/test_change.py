@@ -6,7 +6,14 @@ import pytest
 
 from benchmarks.conflict_quality import UPDATES, evaluate, load_pairs, similarities, split
 from hub.conflicts import RuleJudge, Statement, Verdict
-from hub.conflicts.change import about_other_people, change_cue, reported_change, shared_topic, speech
+from hub.conflicts.change import (
+    about_other_people,
+    change_cue,
+    named_change,
+    reported_change,
+    shared_topic,
+    speech,
+)
 from hub.embedding import Embedder
 
 FUTSAL = "Marcus plays five-a-side soccer Thursday nights at Fitzroy Futsal."
@@ -93,6 +100,19 @@ def test_two_named_people_are_other_people_unless_one_is_named_on_both_sides() -
 def test_a_reported_change_needs_closeness() -> None:
     assert reported_change(FUTSAL, QUIT, similarity=0.55, threshold=0.5) == "quit"
     assert reported_change(FUTSAL, QUIT, similarity=0.45, threshold=0.5) is None
+
+
+def test_a_named_change_is_to_a_thing_the_older_one_names_of_the_same_subject() -> None:
+    gym = "Netanel's Holmes Place Azrieli membership costs 289 shekels a month, charged on the 3rd."
+    assert (
+        named_change(gym, "Netanel cancelled the Holmes Place membership; he only cycles now.") == "cancelled"
+    )
+    # Another subject, the same name.
+    assert named_change(gym, "Dana cancelled her Holmes Place trial pass.") is None
+    # The same subject, a change, but to nothing the older one names (the shared topic is no name).
+    assert named_change("Itai's teacher is Orna.", "Itai's swimming teacher changed to Gil.") is None
+    # The same words, no change reported.
+    assert named_change(gym, "Netanel goes to Holmes Place on Sundays.") is None
 
 
 def test_the_judge_infers_a_conflict_from_a_reported_change_only_when_given_closeness() -> None:

@@ -123,3 +123,28 @@ def test_change_is_read_from_verbs_and_start_dates(text: str) -> None:
     newer = hit("newer", text, direction(1, 0.5), at=MAY)
 
     assert names(newest_versions_first([SWIM, OTHER, newer])) == ["newer", "swim", "other"]
+
+
+GYM = hit("gym", "Netanel's Holmes Place Azrieli membership costs 289 shekels a month.", direction(1, 0))
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "moves"),
+    [
+        # Less close, but a change to the very thing the old one names, of the same person.
+        ("cancel", "Netanel cancelled the Holmes Place membership; he only cycles now.", True),
+        # The same person and a change, but to something else the old one does not name.
+        ("bike", "Netanel switched to tubeless tyres on the Canyon.", False),
+        # The same name near the cue, but another person's change.
+        ("dana", "Dana cancelled her Holmes Place trial pass.", False),
+    ],
+)
+def test_a_less_close_newer_version_must_change_what_the_old_one_names(
+    name: str, text: str, moves: bool
+) -> None:
+    newer = hit(name, text, direction(1, 1.9), at=MAY)  # cosine ~0.47: under VERSION_SIMILARITY
+
+    ranked = names(newest_versions_first([GYM, OTHER, newer]))
+
+    assert ranked == ([name, "gym", "other"] if moves else ["gym", "other", name])
+    assert names(newest_versions_first([GYM, OTHER, newer], named_similarity=0.5)) == ["gym", "other", name]
