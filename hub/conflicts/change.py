@@ -8,7 +8,8 @@ subject, "the beagle" for "Kuki", a cancelled thing with no value to compare). T
   sold") and not in the words the older one says it in ("I cancel the ride if it rains" said twice);
 - the two memories are close in meaning (their cosine similarity, which the review has from its
   candidate search), and the words around the cue name something the older one says, beyond the
-  people they are about ("quit the thursday futsal": futsal);
+  people they are about ("quit the thursday futsal": futsal); for a cue that dates the whole sentence
+  ("these days", "since March"), any word of that sentence;
 - they are not about two different, named people.
 The review asks it only about the older memory closest to the newer one, as a change replaces one
 fact. It is a weaker reading than the rules' value comparison, so the conflicts it finds are proposed
@@ -28,6 +29,9 @@ from hub.conflicts.tokens import canon, content_words, words_match
 _SPEAKER = re.compile(r"^\s*[A-Z][\w'.-]*(?:\s[A-Z][\w'.-]*)?:\s+")
 _MONTH = "(?:" + "|".join(lx.MONTHS) + ")"
 
+# "since March", "Since Ruth's hip surgery, ...": the state of things from a time or an event on.
+_SINCE = rf"\bsince (?:{_MONTH}|last \w+|\d[\d/.-]*)|^since\b(?=[^,]{{3,60}},)"
+
 # Words and phrases by which a statement reports that something changed, ended or was replaced.
 # Left out, as they as often say something else: "new" ("a new credit limit"), "left" before anything
 # but a name or a determiner ("my left knee"), "switch" and "change" as nouns ("the kill switch", "a
@@ -45,17 +49,20 @@ _CUES = re.compile(
     r"|\bcancel+(?:ed|s)?\b|\bcalled off\b|\bended\b|\bquit\b|\bstopped\b|\bdropped\b"
     r"|\bleft\b(?= (?:the|a|an|his|her|my|our|their|(?-i:[A-Z])))|\bretired\b|\braised\b|\bincreased\b"
     r"|\blowered\b|\breduced\b|\bcut (?:down|back)\b|\bput\b[^.?!]{0,30}\bup\b|\bupgraded\b"
-    r"|\bdowngraded\b|\brebuilt\b|\bdecommissioned\b|\bdiscontinued\b|\b(?:closed|shut) down\b",
+    r"|\bdowngraded\b|\brebuilt\b|\bdecommissioned\b|\bdiscontinued\b|\b(?:closed|shut) down\b"
+    rf"|{_SINCE}",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[A-Za-z]+")
 _NEAR = 5  # words each side of a change cue that say what changed
+_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
 # Cues that say the statement is the new state of things, whatever else it says.
+_STATE_CUES = rf"\bnow\b|\bnowadays\b|\bthese days\b|\bfrom (?:now|here) on\b|{_SINCE}"
 _NOW = re.compile(
-    r"\bnow\b|\bnowadays\b|\bthese days\b|\bfrom (?:now|here) on\b|\bno longer\b|\bno more\b"
-    r"|\bany ?more\b|\binstead\b|\bas of\b",
-    re.IGNORECASE,
+    rf"{_STATE_CUES}|\bno longer\b|\bno more\b|\bany ?more\b|\binstead\b|\bas of\b", re.IGNORECASE
 )
+# Of those, the cues that date the whole sentence ("these days", "since March"), not the words next to them.
+_STATE = re.compile(_STATE_CUES, re.IGNORECASE)
 # "The batteries are replaced monthly": a habit, not a change, unless a `_NOW` cue says otherwise.
 _HABIT = re.compile(r"\b(?:every|each|daily|weekly|fortnightly|monthly|yearly|annually)\b", re.IGNORECASE)
 # "should be sold", "wants to switch": a plan or a wish just before the cue, not a change.
@@ -64,7 +71,8 @@ _PLAN = re.compile(
     r"|if|whether)(?:\s+\S+){0,2}\s*$",
     re.IGNORECASE,
 )
-# "also", "too": a further value, not a replacement.
+# "also", "too": a further value, not a replacement; unless negated ("hasn't signed up for another").
+_NEGATED = re.compile(r"(?:\bnot|n't|\bno|\bnever)(?:\s+\S+){0,3}\s*$", re.IGNORECASE)
 _ADDITIONS = re.compile(r"\b(?:also|too|as well|another|added|additionally)\b", re.IGNORECASE)
 
 
@@ -82,7 +90,7 @@ def change_cue(text: str, older: str = "") -> str | None:
 
 
 def _find_cue(said: str, older: str) -> re.Match[str] | None:
-    if said.endswith("?") or _ADDITIONS.search(said):
+    if said.endswith("?") or _adds(said):
         return None
     if _HABIT.search(said) and not _NOW.search(said):
         return None
@@ -92,11 +100,22 @@ def _find_cue(said: str, older: str) -> re.Match[str] | None:
         if _PLAN.search(said[: found.start()]):
             continue  # "should be sold": a plan, not a change
         if " " in cue or _NOW.fullmatch(cue):
-            if not _said_before(said, found, older):
+            if not _said_before(said, found, older) and not _same_start(cue, older):
                 return found
         elif not any(words_match(canon(cue), word) for word in before):
             return found  # a verb the older statement says too speaks of the same event
     return None
+
+
+def _adds(said: str) -> bool:
+    """An addition ("also", "another"), unless negated: "hasn't signed up for another" adds nothing."""
+    return any(not _NEGATED.search(said[: found.start()]) for found in _ADDITIONS.finditer(said))
+
+
+def _same_start(cue: str, older: str) -> bool:
+    """ "Since 2021 the family has lived in Ramat Gan" / "moved to Ramat Gan in 2021": a state from a
+    time the older statement gives too is the same news."""
+    return cue.lower().startswith("since ") and cue.split()[-1].casefold() in older.casefold()
 
 
 def _said_before(said: str, found: re.Match[str], older: str) -> bool:
@@ -138,7 +157,15 @@ def shared_topic(older: str, newer: str) -> set[str]:
 
 def _near(said: str, found: re.Match[str], older: str, newer: str) -> set[str]:
     start, end = found.span()
-    near = " ".join(said[:start].split()[-_NEAR:] + [said[start:end]] + said[end:].split()[:_NEAR])
+    if _STATE.fullmatch(found.group(0)):
+        # "They buy their Friday challah at Bread and Butter these days": a cue of the state of things
+        # says the whole sentence is the new state, whatever it names first. ("instead", "no more"
+        # speak of the words next to them: "bought an eSIM for Crete instead of roaming".)
+        start = max((m.end() for m in _SENTENCE_END.finditer(said, 0, start)), default=0)
+        end = next((m.start() for m in _SENTENCE_END.finditer(said, end)), len(said))
+        near = said[start:end]
+    else:
+        near = " ".join(said[:start].split()[-_NEAR:] + [said[start:end]] + said[end:].split()[:_NEAR])
     left_out = _person_words(older) | _person_words(newer)
     theirs = content_words(near) - left_out
     return {w for w in content_words(speech(older)) - left_out if any(words_match(w, v) for v in theirs)}

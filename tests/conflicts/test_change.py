@@ -49,6 +49,33 @@ def test_change_cues(text: str, cue: str | None) -> None:
     assert change_cue(text) == cue
 
 
+def test_state_cues_date_the_whole_sentence_and_since_is_one() -> None:
+    # "since March" / "Since ..., ": the state of things from then on.
+    assert change_cue("Priya has cycled to work along the Upfield bike path since March.") == "since march"
+    assert change_cue("Since Ruth's hip surgery, the Friday dinner is hosted at Avital's.") == "since"
+    # ... unless the older statement gives the same start: the same news.
+    assert (
+        change_cue("Since 2021 the family has lived in Ramat Gan.", "The family moved to Ramat Gan in 2021.")
+        is None
+    )
+    # A state cue speaks of its whole sentence, whatever it names first ...
+    challah = "The family's Shabbat challah comes from the Ma'afiyat Hadar bakery every Friday."
+    assert shared_topic(
+        challah, "They buy their Friday challah at Bread and Butter on Moriah these days."
+    ) >= {"challah"}
+    # ... "instead" of the words next to it.
+    plan = "Netanel's phone plan is with Golan Telecom, 39 shekels a month with 500 GB."
+    assert (
+        shared_topic(plan, "Netanel bought a 10 GB eSIM from Airalo for Crete instead of roaming.") == set()
+    )
+
+
+def test_a_negated_addition_adds_nothing() -> None:
+    ended = "Gil's online Spanish course with Instituto Cervantes ended in June, and he hasn't signed up for another."
+    assert change_cue(ended) == "ended"
+    assert change_cue("Gil's Spanish course moved to Mondays, and he also takes French.") is None
+
+
 def test_a_cue_the_older_statement_says_too_reports_no_change() -> None:
     older = "Yael: if the forecast is over 60% rain I cancel the saturday ride by 21:00 on friday"
     summary = "assistant: Summary: Yael cancels the Saturday ride by 21:00 Friday if rain is over 60%"
@@ -134,14 +161,14 @@ def test_the_judge_infers_a_conflict_from_a_reported_change_only_when_given_clos
 
 def test_update_pairs_meet_the_measured_marks(embedder: Embedder) -> None:
     """benchmarks/data/update_pairs.jsonl, as the review judges them: the marks are what was measured
-    (recall 0.733 and precision 0.957 on dev, 0.450 and 0.844 held out), a little below."""
+    (recall 0.783 and precision 0.959 on dev, 0.467 and 0.848 held out), a little below."""
     pairs = load_pairs(UPDATES)
     close = similarities(embedder, pairs)
     judge = RuleJudge()
     parts = split(pairs)
     dev, held_out = (evaluate(judge, parts[name], close) for name in ("dev", "held_out"))
-    assert dev["conflict_recall"] >= 0.7 and dev["conflict_precision"] >= 0.9
-    assert held_out["conflict_recall"] >= 0.4 and held_out["conflict_precision"] >= 0.8
+    assert dev["conflict_recall"] >= 0.75 and dev["conflict_precision"] >= 0.9
+    assert held_out["conflict_recall"] >= 0.43 and held_out["conflict_precision"] >= 0.8
     # The rules alone, without closeness, find few of the same updates.
     assert evaluate(judge, pairs)["conflict_recall"] <= 0.2
 
