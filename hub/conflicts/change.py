@@ -7,7 +7,7 @@ subject, "the beagle" for "Kuki", a cancelled thing with no value to compare). T
 - the newer text carries a change cue ("now", "switched to", "cancelled"), not as a plan ("should be
   sold") and not in the words the older one says it in ("I cancel the ride if it rains" said twice);
 - the two memories are close in meaning (their cosine similarity, which the review has from its
-  candidate search), and the words around the cue name something the older one says, beyond the
+  candidate search; a little less close if the change names two things the older one says), and the words around the cue name something the older one says, beyond the
   people they are about ("quit the thursday futsal": futsal); for a cue that dates the whole sentence
   ("these days", "since March"), any word of that sentence;
 - they are not about two different, named people.
@@ -55,6 +55,7 @@ _CUES = re.compile(
 )
 _WORD = re.compile(r"[A-Za-z]+")
 _NEAR = 5  # words each side of a change cue that say what changed
+_MARGIN = 0.05  # below the threshold by up to this, a change must name two things the older one says
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
 # Cues that say the statement is the new state of things, whatever else it says.
 _STATE_CUES = rf"\bnow\b|\bnowadays\b|\bthese days\b|\bfrom (?:now|here) on\b|{_SINCE}"
@@ -178,13 +179,17 @@ def _person_words(text: str) -> set[str]:
 
 
 def reported_change(older: str, newer: str, similarity: float, threshold: float) -> str | None:
-    """The change cue by which `newer` replaces `older`, or None. Cheapest tests first: most memories
-    carry no cue."""
-    if similarity < threshold:
+    """The change cue by which `newer` replaces `older`, or None. At `similarity` below `threshold`,
+    by up to _MARGIN, the change must name two things the older one says ("quit the thursday futsal":
+    futsal, thursday). Cheapest tests first: most memories carry no cue."""
+    if similarity < threshold - _MARGIN:
         return None
     said = speech(newer).strip()
     found = _find_cue(said, older)
-    if found is None or not _near(said, found, older, newer) or about_other_people(older, newer):
+    if found is None:
+        return None
+    topic = _near(said, found, older, newer)
+    if len(topic) < (1 if similarity >= threshold else 2) or about_other_people(older, newer):
         return None
     return found.group(0).lower()
 

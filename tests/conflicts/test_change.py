@@ -126,7 +126,15 @@ def test_two_named_people_are_other_people_unless_one_is_named_on_both_sides() -
 
 def test_a_reported_change_needs_closeness() -> None:
     assert reported_change(FUTSAL, QUIT, similarity=0.55, threshold=0.5) == "quit"
-    assert reported_change(FUTSAL, QUIT, similarity=0.45, threshold=0.5) is None
+    assert reported_change(FUTSAL, QUIT, similarity=0.44, threshold=0.5) is None
+    # A little less close, the change must name two things the older one says (futsal, thursday).
+    assert reported_change(FUTSAL, QUIT, similarity=0.46, threshold=0.5) == "quit"
+    swim, moved = (
+        "Eli's swimming lessons are Tuesdays at MSAC.",
+        "Priya: ok so swimming is thursdays from now on",
+    )
+    assert reported_change(swim, moved, similarity=0.52, threshold=0.5) == "from now on"
+    assert reported_change(swim, moved, similarity=0.46, threshold=0.5) is None
 
 
 def test_a_named_change_is_to_a_thing_the_older_one_names_of_the_same_subject() -> None:
@@ -149,7 +157,7 @@ def test_the_judge_infers_a_conflict_from_a_reported_change_only_when_given_clos
     inferred = judge.judge(Statement(FUTSAL), Statement(QUIT), similarity=0.55)
     assert (inferred.verdict, inferred.inferred) == (Verdict.conflict, True)
     assert "'quit'" in inferred.reason
-    assert judge.judge(Statement(FUTSAL), Statement(QUIT), similarity=0.49).verdict is rules.verdict
+    assert judge.judge(Statement(FUTSAL), Statement(QUIT), similarity=0.44).verdict is rules.verdict
     # A conflict the rules find from values stays theirs, not inferred.
     found = judge.judge(
         Statement("Mitzi's checkup is on November 14."),
@@ -161,14 +169,14 @@ def test_the_judge_infers_a_conflict_from_a_reported_change_only_when_given_clos
 
 def test_update_pairs_meet_the_measured_marks(embedder: Embedder) -> None:
     """benchmarks/data/update_pairs.jsonl, as the review judges them: the marks are what was measured
-    (recall 0.783 and precision 0.959 on dev, 0.467 and 0.848 held out), a little below."""
+    (recall 0.817 and precision 0.961 on dev, 0.483 and 0.853 held out), a little below."""
     pairs = load_pairs(UPDATES)
     close = similarities(embedder, pairs)
     judge = RuleJudge()
     parts = split(pairs)
     dev, held_out = (evaluate(judge, parts[name], close) for name in ("dev", "held_out"))
-    assert dev["conflict_recall"] >= 0.75 and dev["conflict_precision"] >= 0.9
-    assert held_out["conflict_recall"] >= 0.43 and held_out["conflict_precision"] >= 0.8
+    assert dev["conflict_recall"] >= 0.78 and dev["conflict_precision"] >= 0.9
+    assert held_out["conflict_recall"] >= 0.45 and held_out["conflict_precision"] >= 0.8
     # The rules alone, without closeness, find few of the same updates.
     assert evaluate(judge, pairs)["conflict_recall"] <= 0.2
 
