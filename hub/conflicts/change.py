@@ -29,8 +29,9 @@ from hub.conflicts.tokens import canon, content_words, words_match
 _SPEAKER = re.compile(r"^\s*[A-Z][\w'.-]*(?:\s[A-Z][\w'.-]*)?:\s+")
 _MONTH = "(?:" + "|".join(lx.MONTHS) + ")"
 
-# "since March", "Since Ruth's hip surgery, ...": the state of things from a time or an event on.
-_SINCE = rf"\bsince (?:{_MONTH}|last \w+|\d[\d/.-]*)|^since\b(?=[^,]{{3,60}},)"
+# "since March", "Since Ruth's hip surgery, ...", "After refinancing, ...": the state of things from a
+# time or an event on.
+_SINCE = rf"\bsince (?:{_MONTH}|last \w+|\d[\d/.-]*)|^(?:since|after)\b(?=[^,]{{3,60}},)"
 
 # Words and phrases by which a statement reports that something changed, ended or was replaced.
 # Left out, as they as often say something else: "new" ("a new credit limit"), "left" before anything
@@ -63,7 +64,7 @@ _NOW = re.compile(
     rf"{_STATE_CUES}|\bno longer\b|\bno more\b|\bany ?more\b|\binstead\b|\bas of\b", re.IGNORECASE
 )
 # Of those, the cues that date the whole sentence ("these days", "since March"), not the words next to them.
-_STATE = re.compile(_STATE_CUES, re.IGNORECASE)
+_STATE = re.compile(r"now|nowadays|these days|from (?:now|here) on|(?:since|after)\b.*", re.IGNORECASE)
 # "The batteries are replaced monthly": a habit, not a change, unless a `_NOW` cue says otherwise.
 _HABIT = re.compile(r"\b(?:every|each|daily|weekly|fortnightly|monthly|yearly|annually)\b", re.IGNORECASE)
 # "should be sold", "wants to switch": a plan or a wish just before the cue, not a change.

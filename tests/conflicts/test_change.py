@@ -49,10 +49,15 @@ def test_change_cues(text: str, cue: str | None) -> None:
     assert change_cue(text) == cue
 
 
-def test_state_cues_date_the_whole_sentence_and_since_is_one() -> None:
+def test_state_cues_date_the_whole_sentence_and_since_or_after_is_one() -> None:
     # "since March" / "Since ..., ": the state of things from then on.
     assert change_cue("Priya has cycled to work along the Upfield bike path since March.") == "since march"
     assert change_cue("Since Ruth's hip surgery, the Friday dinner is hosted at Avital's.") == "since"
+    assert (
+        change_cue("After refinancing at Mizrahi Tefahot, the mortgage payment is 6,650 shekels.") == "after"
+    )
+    alarm = "Weekday alarm is at 6:40; on Fridays it is off."
+    assert shared_topic(alarm, "Since the school year started, the weekday alarm is at 6:25.") >= {"alarm"}
     # ... unless the older statement gives the same start: the same news.
     assert (
         change_cue("Since 2021 the family has lived in Ramat Gan.", "The family moved to Ramat Gan in 2021.")
