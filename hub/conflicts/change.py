@@ -7,9 +7,9 @@ subject, "the beagle" for "Kuki", a cancelled thing with no value to compare). T
 - the newer text carries a change cue ("now", "switched to", "cancelled"), not as a plan ("should be
   sold") and not in the words the older one says it in ("I cancel the ride if it rains" said twice);
 - the two memories are close in meaning (their cosine similarity, which the review has from its
-  candidate search; a little less close if the change names two things the older one says), and the words around the cue name something the older one says, beyond the
+  candidate search), and the words around the cue name something the older one says, beyond the
   people they are about ("quit the thursday futsal": futsal); for a cue that dates the whole sentence
-  ("these days", "since March"), any word of that sentence;
+  ("these days", "since March"), any word of that sentence; a little less close, two such things;
 - they are not about two different, named people.
 The review asks it only about the older memory closest to the newer one, as a change replaces one
 fact. It is a weaker reading than the rules' value comparison, so the conflicts it finds are proposed
@@ -74,7 +74,7 @@ _PLAN = re.compile(
     re.IGNORECASE,
 )
 # "also", "too": a further value, not a replacement; unless negated ("hasn't signed up for another").
-_NEGATED = re.compile(r"(?:\bnot|n't|\bno|\bnever)(?:\s+\S+){0,3}\s*$", re.IGNORECASE)
+_NEGATED = re.compile(r"(?:\bnot|n't|\bno|\bnever)\b(?:\s+\S+){0,3}\s*$", re.IGNORECASE)
 _ADDITIONS = re.compile(r"\b(?:also|too|as well|another|added|additionally)\b", re.IGNORECASE)
 
 
