@@ -65,7 +65,7 @@ What it showed (2 cores, see the test in tests/retrieval/ for what is asserted):
 - Conflicts the write-time review records, printed last: for 22 of the 26 updates no correction
   names (5 with the rules alone, which compare values; 17 more inferred from a change the newer one
   reports to the closest memory, `hub.conflicts.change`; 20 before "since"/"after ..., " were read
-  as cues, which these memories showed: not a blind figure). It also infers 17 conflicts between
+  as cues, which these memories showed: not a blind figure). It also infers 16 conflicts between
   memories the set does not label as versions of one fact: a few fair ("Dr. Sela says Itai's ears are
   clear now" against the referral for his ear infections), most wrong (an assistant's summary of a
   ride announced before, "replaced the bike chain" against the bike); they wait for the owner, never

@@ -55,6 +55,9 @@ _CUES = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[A-Za-z]+")
+# A day or a month alone is no topic: "works until 17:00 on Thursdays since March" is not about the
+# dentist appointment on Thursday.
+_TIMES = frozenset(lx.WEEKDAYS) | frozenset(lx.MONTHS)
 _NEAR = 5  # words each side of a change cue that say what changed
 _MARGIN = 0.05  # below the threshold by up to this, a change must name two things the older one says
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
@@ -190,7 +193,11 @@ def reported_change(older: str, newer: str, similarity: float, threshold: float)
     if found is None:
         return None
     topic = _near(said, found, older, newer)
-    if len(topic) < (1 if similarity >= threshold else 2) or about_other_people(older, newer):
+    if (
+        len(topic) < (1 if similarity >= threshold else 2)
+        or topic <= _TIMES
+        or about_other_people(older, newer)
+    ):
         return None
     return found.group(0).lower()
 

@@ -4,10 +4,11 @@
   is dropped, so reinforcement never duplicates; only when the new copy adds nothing the older one
   lacks (`adds_nothing`), since its words are dropped with it;
 - a contradiction: a conflict is recorded with both statements, then the policy applies — a
-  correction supersedes at once, configured severities auto-resolve (newer wins, with a note), the
-  owner is asked about others, and the rest wait with a proposal. A conflict the judge inferred
-  from a reported change to the closest memory (it is given their similarity) is never resolved
-  automatically: it waits with its proposal, or for the owner.
+  correction supersedes at once (what it names, or else what the rules find it contradicts),
+  configured severities auto-resolve (newer wins, with a note), the owner is asked about others,
+  and the rest wait with a proposal. A conflict the judge inferred from a reported change to the
+  closest memory (it is given their similarity) is never resolved automatically, not even by a
+  correction that names nothing: it waits with its proposal, or for the owner.
 
 Everything here is idempotent (conflict ids derive from the pair, sightings from the event id), so
 an event redelivered after a crash is reviewed again with the same result.
@@ -117,8 +118,11 @@ class Reviewer:
             if judgement.verdict is Verdict.conflict:
                 # A correction that names what it corrects corrects only that; other memories it
                 # contradicts are ordinary conflicts (the October appointment moved says nothing
-                # about the February one).
-                corrects = memory.kind is Kind.correction and (not named or older.id in named)
+                # about the February one). One that names nothing corrects what the rules find it
+                # contradicts, not what was inferred from a change it reports: that waits too.
+                corrects = memory.kind is Kind.correction and (
+                    older.id in named if named else not judgement.inferred
+                )
                 outcome.conflicts.append(self._conflict(older, memory, judgement, corrects=corrects))
 
     def _reinforce(self, older: Memory, newer: Memory) -> None:

@@ -102,6 +102,11 @@ def test_a_reported_change_needs_a_shared_topic() -> None:
     assert shared_topic(older, newer) == set()
     assert reported_change(older, newer, similarity=0.9, threshold=0.5) is None
     assert shared_topic(FUTSAL, QUIT) >= {"futsal"}
+    # A day alone is no topic.
+    dentist = "Booked Noa's dentist appointment for Thursday at 11:00."
+    hours = "Noa works until 17:00 on Tuesdays and Thursdays since March."
+    assert shared_topic(dentist, hours) == {"thursday"}
+    assert reported_change(dentist, hours, similarity=0.9, threshold=0.5) is None
     # What the older one says must be near the cue: the siphon was replaced, not the booking.
     booked = "Called plumber Yaakov Dahan about the drip under the main bathroom sink; he comes Wed 07:30."
     invoice = "Dahan replaced the siphon and both flexible hoses under the main bathroom sink; paid 520 NIS."
@@ -174,7 +179,7 @@ def test_the_judge_infers_a_conflict_from_a_reported_change_only_when_given_clos
 
 def test_update_pairs_meet_the_measured_marks(embedder: Embedder) -> None:
     """benchmarks/data/update_pairs.jsonl, as the review judges them: the marks are what was measured
-    (recall 0.817 and precision 0.961 on dev, 0.483 and 0.853 held out), a little below."""
+    (recall 0.817 and precision 0.961 on dev, 0.467 and 0.848 held out), a little below."""
     pairs = load_pairs(UPDATES)
     close = similarities(embedder, pairs)
     judge = RuleJudge()

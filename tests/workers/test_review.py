@@ -2,6 +2,7 @@
 
 from collections.abc import Callable
 
+import pytest
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
@@ -97,19 +98,21 @@ def test_a_message_that_only_opens_like_an_older_one_is_kept_whole(
     assert sorted(m.text for m in services.store.get([memory_id_for(i) for i in ids])) == sorted(texts)
 
 
+@pytest.mark.parametrize("kind", ["fact", "correction"])
 def test_a_reported_change_is_a_conflict_proposed_to_the_owner_not_resolved(
-    make_services: Callable[..., Services],
+    make_services: Callable[..., Services], kind: str
 ) -> None:
     # Even where every severity would be resolved automatically, a conflict inferred from a change
-    # cue waits for the owner, with the newer memory as its proposal.
+    # cue waits for the owner, with the newer memory as its proposal; so it does when the newer one is
+    # a correction that names nothing it corrects (what it replaces is only inferred).
     services = make_services(conflict_auto_resolve=["low", "medium", "high"])
     texts = [
         "Marcus plays five-a-side soccer Thursday nights at Fitzroy Futsal.",
         "Marcus: quit the thursday futsal, knee can't take it anymore",
     ]
     ids = []
-    for text in texts:
-        ids.append(publisher(services, "wa-assistant").publish(text))
+    for text, text_kind in zip(texts, ["fact", kind], strict=True):
+        ids.append(publisher(services, "wa-assistant").publish(text, kind=text_kind))
         drain_stream(services, consumer="test")
     run_worker(services, burst=True, sweep_interval=60)
 
