@@ -49,7 +49,7 @@ What it showed (2 cores, see the test in tests/retrieval/ for what is asserted):
 - Updated facts: a superseded memory the question matches gives its place to what superseded it;
   the newer side of an open conflict with one of the first hits is put above it; and the newer
   versions of each of the first hits are looked for among the candidates and ranked above it
-  (`hub.ranking.newest_versions_first`). 32 of 32 rank newest first with hybrid, in each of six
+  (`hub.ranking.newest_versions_first`). 32 of 32 rank newest first with hybrid, in each of ten
   runs. q006 (Lior left, Netanel now reports to Tamar Levi) was found in some runs and not others
   while the judge saw no conflict there; it now reads the change ("left") and the two sit in an open
   conflict, newer above. "Since Rina's knee got worse, the family visits Haifa every Saturday instead
