@@ -163,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             print("\n\n".join(_report(name, result) for name, result in results.items()))
             for name, result in results.items():
                 summary.append(
-                    f"{path.name:<22} {how:<30} {name:<9} recall {result['conflict_recall']:.3f}  "
+                    f"{path.name:<26} {how:<30} {name:<9} recall {result['conflict_recall']:.3f}  "
                     f"precision {result['conflict_precision']:.3f}  false alarms {result['false_alarms']}"
                 )
             if args.errors and with_similarity:
