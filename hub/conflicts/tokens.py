@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from hub.conflicts import lexicon as lx
@@ -72,11 +73,22 @@ def _tokens(text: str) -> list[Token]:
 
 def first_sentence(text: str) -> str:
     """A memory may hold several sentences; the first carries the claim ("Dr." does not end one)."""
+    return text[: next(_sentence_ends(text), len(text))]
+
+
+def sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence that holds `text[start:end]`, without its full stop."""
+    ends = list(_sentence_ends(text))
+    first = max((e for e in ends if e < start), default=-1) + 1
+    return text[first : next((e for e in ends if e >= end), len(text))].strip()
+
+
+def _sentence_ends(text: str) -> Iterator[int]:
+    """Where each sentence of `text` ends: its full stop, question or exclamation mark."""
     for match in _SENTENCE_END.finditer(text):
         words = text[: match.start()].split()
         if not words or words[-1].lower() not in _TITLES:
-            return text[: match.start()]
-    return text
+            yield match.start()
 
 
 def content_words(text: str) -> set[str]:

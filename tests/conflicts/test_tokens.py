@@ -1,0 +1,21 @@
+"""Sentences as the conflict rules read them: a title's full stop ends none."""
+
+from __future__ import annotations
+
+from hub.conflicts.tokens import first_sentence, sentence_around
+
+TEXT = "Itai's ENT is Dr. Sela at Maccabi. His ears are clear now, she says. Next check in May."
+
+
+def test_the_first_sentence_runs_past_a_title() -> None:
+    assert first_sentence(TEXT) == "Itai's ENT is Dr. Sela at Maccabi"
+    assert first_sentence("No full stop here") == "No full stop here"
+
+
+def test_the_sentence_around_a_span() -> None:
+    now = TEXT.index("now")
+    assert sentence_around(TEXT, now, now + 3) == "His ears are clear now, she says"
+    sela = TEXT.index("Sela")
+    assert sentence_around(TEXT, sela, sela + 4) == "Itai's ENT is Dr. Sela at Maccabi"
+    may = TEXT.index("May")
+    assert sentence_around(TEXT, may, may + 3) == "Next check in May"
