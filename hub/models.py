@@ -234,8 +234,8 @@ class Memory(BaseModel):
 
     @property
     def indexed_text(self) -> str:
-        """What search indexes: the text, then its context (last, so that a long context is what the
-        model's input limit cuts, never the memory)."""
+        """What the dense model reads: the text, then its context (last, so that a long context is what
+        the model's input limit cuts, never the memory). BM25 weighs the two apart (`hub.sparse`)."""
         return f"{self.text}\n{self.context}" if self.context else self.text
 
     @classmethod

@@ -7,9 +7,15 @@ import qdrant_edge
 from hub.store.base import SparseVec
 
 # Memories are a sentence or a short paragraph, not the 256-token pages BM25's default assumes;
-# a realistic average keeps length normalisation from favouring every memory alike. Changing any
-# of these settings changes the stored document vectors: re-embed everything if you do.
+# a realistic average keeps length normalisation from favouring every memory alike.
+# Changing this or CONTEXT_WEIGHT changes the stored document vectors: re-embed everything if you do.
 AVERAGE_MEMORY_TOKENS = 32.0
+# A context's words count this much of what the same words count in the memory's own text, so the
+# message that says something outranks the replies that only have it as context. On
+# benchmarks/retrieval's dev questions (one message of context), hybrid MRR 0.703 at 0.3 and at 0.5,
+# against 0.687 with the context indexed as part of the text, at the same recall@10 (0.94); on the
+# chat messages alone, MRR 0.58 at 0.3, 0.57 at 0.5, 0.52 before.
+CONTEXT_WEIGHT = 0.3
 
 
 class SparseEncoder:
@@ -24,11 +30,21 @@ class SparseEncoder:
             qdrant_edge.Bm25Config(language="english", ascii_folding=True, avg_len=AVERAGE_MEMORY_TOKENS)
         )
 
-    def document(self, text: str) -> SparseVec:
-        return _to_sparse(self._bm25.embed_document(text))
+    def document(self, text: str, context: str | None = None) -> SparseVec:
+        """The text's BM25 weights, plus its context's at CONTEXT_WEIGHT: each is length-normalised on
+        its own, so a long context neither dilutes the text's words nor outweighs them."""
+        weights = _weights(self._bm25.embed_document(text))
+        if context:
+            for index, value in _weights(self._bm25.embed_document(context)).items():
+                weights[index] = weights.get(index, 0.0) + CONTEXT_WEIGHT * value
+        return SparseVec(indices=list(weights), values=list(weights.values()))
 
     def query(self, text: str) -> SparseVec:
         return _to_sparse(self._bm25.embed_query(text))
+
+
+def _weights(vector: qdrant_edge.SparseVector) -> dict[int, float]:
+    return dict(zip(vector.indices, vector.values, strict=True))
 
 
 def _to_sparse(vector: qdrant_edge.SparseVector) -> SparseVec:

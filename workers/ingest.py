@@ -184,7 +184,7 @@ def ingest_batch(
             [m.indexed_text for m in fresh], batch_size=settings.encode_batch_size
         )
         points = [
-            MemoryPoint(memory=m, dense=vector.tolist(), sparse=services.sparse.document(m.indexed_text))
+            MemoryPoint(memory=m, dense=vector.tolist(), sparse=services.sparse.document(m.text, m.context))
             for m, vector in zip(fresh, dense, strict=True)
         ]
         services.store.upsert(points)  # an exception leaves the batch unacknowledged, for a retry

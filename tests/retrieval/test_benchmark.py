@@ -68,6 +68,9 @@ def test_hybrid_finds_the_evidence(report: Report) -> None:
     for part in ("daily log", "conversation turns"):
         found = {name: report.scores(name, part=part)["r10"] for name in ("hybrid", "dense", "bm25")}
         assert found["hybrid"] > max(found["bm25"], found["dense"]), part
+    # A chat message's context counts less than its own words (hub.sparse.CONTEXT_WEIGHT), so the
+    # message that answers comes before the replies around it: MRR 0.57 measured, 0.53 without.
+    assert report.scores("hybrid", part="conversation turns")["mrr"] >= 0.55
 
 
 @pytest.mark.xfail(

@@ -143,7 +143,7 @@ def test_a_store_outage_costs_time_not_events(make_services: Callable[..., Servi
     assert list_dead_letters(services.redis, services.keys) == []
 
 
-@pytest.mark.parametrize("mode", [SearchMode.dense, SearchMode.sparse])
+@pytest.mark.parametrize("mode", list(SearchMode))
 def test_a_message_is_found_by_its_context_and_shown_without_it(
     make_services: Callable[..., Services], mode: SearchMode
 ) -> None:
@@ -162,8 +162,13 @@ def test_a_message_is_found_by_its_context_and_shown_without_it(
     drain_stream(services, consumer="test")
 
     hits = services.retriever.search("When do I pick up the dry cleaning?", limit=6, mode=mode)
-    assert hits[0].memory.id == memory_id_for(told)
-    assert hits[0].memory.text == message and "dry cleaning" in (hits[0].memory.context or "")
+    ids = [h.memory.id for h in hits]
+    found = hits[ids.index(memory_id_for(told))]
+    assert found.memory.text == message and "dry cleaning" in (found.memory.context or "")
+    # BM25 counts a context's words at CONTEXT_WEIGHT (hub.sparse): alone, it puts the two messages
+    # that say "pick up" in their own words first; dense and hybrid put the dry cleaning's first.
+    if mode is not SearchMode.sparse:
+        assert ids[0] == found.memory.id
     # The same words without the context score lower, or (BM25: no shared term) are not found.
     without = [h.score for h in hits if h.memory.id == memory_id_for(bare)]
-    assert all(score < hits[0].score for score in without)
+    assert all(score < found.score for score in without)
