@@ -32,6 +32,11 @@ class Keys:
         """Set while a drain job waits in the queue, so at most one ever waits."""
         return f"{self.prefix}:ingest:scheduled"
 
+    @property
+    def index_scheduled(self) -> str:
+        """Set while an indexing of the store waits or runs, so at most one is queued (`hub.store.indexing`)."""
+        return f"{self.prefix}:store:index:scheduled"
+
     def compaction_scheduled(self, agent: str) -> str:
         """Set while an over-budget compaction of `agent` waits in the queue, so at most one waits."""
         return f"{self.prefix}:compaction:{agent}:scheduled"

@@ -72,6 +72,12 @@ class Settings(BaseSettings):
     store_retries: int = Field(
         6, ge=0, description="Retries, with backoff from 0.5 s, of a batch whose write to the store failed."
     )
+    store_index_threshold: int = Field(
+        10_000,
+        ge=1,
+        description="New memories the embedded store searches by brute force before a worker indexes them "
+        "(which blocks `memhub up` for ~30 s at 100k memories); a Qdrant server indexes by itself.",
+    )
     max_deliveries: int = Field(5, ge=1, description="Deliveries before an event is dead-lettered as failed.")
     status_ttl_seconds: int = Field(7 * 24 * 3600, description="How long event status records are kept.")
 

@@ -34,6 +34,7 @@ from hub.secrets import SecretError, redact
 from hub.services import Services
 from hub.status import EventState, dead_letter, mark_stored
 from hub.store.base import MemoryPoint
+from hub.store.indexing import request_indexing
 from workers import runtime
 
 Entry = tuple[bytes, dict[bytes, bytes] | None]
@@ -67,8 +68,14 @@ def consumer_name() -> str:
 
 
 def drain() -> dict[str, Any]:
-    """RQ job: drain the stream with this worker's services."""
-    return drain_stream(runtime.current(), consumer=consumer_name()).as_dict()
+    """RQ job: drain the stream with this worker's services, then have the store indexed if enough
+    new memories wait for it."""
+    services = runtime.current()
+    report = drain_stream(services, consumer=consumer_name())
+    if report.stored:
+        request_indexing(services.redis, services.background_queue, services.keys, services.store,
+                         threshold=services.settings.store_index_threshold)  # fmt: skip
+    return report.as_dict()
 
 
 def drain_stream(services: Services, *, consumer: str, max_batches: int | None = None) -> DrainReport:

@@ -202,8 +202,8 @@ class EdgeStore:
 
         Blocks every Python thread of the process while it runs (the binding holds the GIL). On two
         cores: ~100 s to index 100k memories from scratch, ~30 s to add 10k to an indexed 100k.
-        Until then new memories are searched by brute force, ~0.3 ms per 1k of them per search:
-        run it when `unindexed_count()` passes ~20k, at a quiet moment.
+        Until then new memories are searched by brute force: a worker runs it once
+        `store_index_threshold` of them wait (`hub.store.indexing`).
         """
         changed = self._shard.optimize()
         self._shard.flush()

@@ -181,6 +181,10 @@ class ServerStore:
         if points:
             self._client.delete(self.collection, models.PointIdsList(points=points), wait=True)
 
+    def unindexed_count(self) -> int:
+        """None waits for `optimize()`: the server indexes in the background."""
+        return 0
+
     def optimize(self) -> bool:
         """Nothing to do: the server optimizes in the background."""
         return False
