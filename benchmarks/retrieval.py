@@ -43,8 +43,8 @@ What it showed (2 cores, see the test in tests/retrieval/ for what is asserted):
   weakest on chat messages (~0.80 with context, ~0.68 without). BM25 is weaker on the statements
   (~0.85), stronger on the daily log (~0.97), and ~0.77 on chat messages. Hybrid (RRF, dense ranks
   weighted 2:1; 1:1 and k of 10 or 60 measured within a point on the dev questions) is best on
-  every part and overall (~0.95 against dense ~0.90; MRR ~0.71 against ~0.68): 4 points above dense, not the 10 the issue
-  asks for.
+  every part and overall (~0.95 against dense ~0.90; MRR ~0.71 against ~0.68): 4 points above
+  dense, not the 10 the issue asks for.
 - The chat messages found a fault in the write-time review: the judge reads first sentences, so
   "Rina: Good. I'm making kubbeh soup" was folded into "Rina: Good. I'm making stuffed peppers" and
   its words lost: 17 memories of the set were folded into another, 3 of them statements or log
