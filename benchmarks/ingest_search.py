@@ -162,14 +162,21 @@ def bench_publish_to_searchable(services: Services, count: int) -> list[float]:
     return latencies
 
 
-def fill_store(store: EdgeStore, embedder: Embedder, sparse: SparseEncoder, total: int) -> None:
-    """`total` memories: real embeddings of a pool of sentences, jittered to distinct points."""
+def filler_pool(embedder: Embedder) -> tuple[list[str], np.ndarray]:
+    """The sentences `fill_store` varies, with their real embeddings (encoded once per run)."""
     pool = chat_memories(2000, seed=3)
-    base = embedder.encode(pool)
-    rng = np.random.default_rng(5)
+    return pool, embedder.encode(pool)
+
+
+def fill_store(
+    store: EdgeStore, filler: tuple[list[str], np.ndarray], sparse: SparseEncoder, total: int
+) -> None:
+    """Up to `total` memories: the pool's sentences and embeddings, jittered to distinct points."""
+    pool, base = filler
     now = utcnow()
     batch: list[MemoryPoint] = []
     done = store.count()
+    rng = np.random.default_rng(5 + done)
     for i in range(done, total):
         j = i % len(pool)
         vector = base[j] + rng.normal(0, 0.02, size=base.shape[1]).astype(np.float32)
@@ -292,12 +299,13 @@ def main() -> None:
         # The store as a hub holds it at its slowest: a worker indexed it when `threshold` memories
         # waited (hub.store.indexing), and threshold - 1 have come since; a smaller one never indexed.
         threshold = Settings().store_index_threshold
+        filler = filler_pool(embedder)
         store = EdgeStore(Path(tmp) / "search")
         try:
             for size in sizes:
-                filled = timed(lambda s=size: fill_store(store, embedder, sparse, s - threshold + 1))
+                filled = timed(lambda s=size: fill_store(store, filler, sparse, s - threshold + 1))
                 indexed = timed(store.optimize) if size >= threshold else 0.0
-                filled += timed(lambda s=size: fill_store(store, embedder, sparse, s))
+                filled += timed(lambda s=size: fill_store(store, filler, sparse, s))
                 waiting = store.unindexed_count()
                 print(f"{size} memories filled in {filled:.0f} s, indexed in {indexed:.0f} s, "
                       f"{waiting} of them waiting to be indexed")  # fmt: skip

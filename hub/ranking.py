@@ -43,12 +43,12 @@ def _unit_vectors(hits: Sequence[Hit]) -> np.ndarray:
     return unit
 
 
-# What reports a change is read with the write-time review's cues (`hub.conflicts.change`), plus the
-# patterns below for what they do not read (the state after an event, "After refinancing, ...", is one
-# of them since 2026-11-30: search's own pattern for it measured the same). Until 2026-11-30 search had a word list of its own, broader ("new", "was", "back",
-# "again", ...): it put unrelated newer hits above answers. On benchmarks/data/retrieval, with the same
-# code otherwise, one shared reading took hybrid MRR from 0.680 to 0.702 at the same recall@10 (0.942)
-# and newest-first count (31 of 32).
+# What reports a change is read with the write-time review's cues (`hub.conflicts.change`, which read
+# "After refinancing, ..." too), plus the patterns below for what they do not read. Until 2026-11-30
+# search had a word list of its own, broader ("new", "was", "back", "again", ...): it put unrelated
+# newer hits above answers. On benchmarks/data/retrieval, with the same code otherwise, one shared
+# reading took hybrid MRR from 0.680 to 0.702 at the same recall@10 (0.942) and newest-first count
+# (31 of 32).
 # "From May the rides start at 5:45", "as of next week", "starting Monday": a value with a start date.
 _FROM_WHEN = re.compile(
     r"\b(?:from|starting|as of|effective)\s+(?:next\b|now\b|today\b|tomorrow\b|\d|"
@@ -99,8 +99,10 @@ def newest_versions_first(
             return False
         if cosine[older, i] >= similarity:
             return reports(i)
+        # `named_change` needs a change cue, so a hit that reports none is passed over without it.
         return (
             cosine[older, i] >= named_similarity
+            and reports(i)
             and named_change(hits[older].memory.text, hits[i].memory.text) is not None
         )
 
