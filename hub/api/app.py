@@ -6,8 +6,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import hub
 from hub.api.body_limit import BodySizeLimit
@@ -25,9 +27,31 @@ from hub.api.routes import (
     promotions,
     search,
 )
+from hub.api.schemas import ErrorBody
 from hub.auth.principal import Forbidden
 from hub.services import Services, build_services
 from hub.settings import Settings, get_settings
+
+# What any route behind a key may answer besides its own responses (`hub.api.deps`, `body_limit`).
+CALLER_ERRORS: dict[int | str, dict[str, object]] = {
+    401: {
+        "model": ErrorBody,
+        "description": "No API key, or one unknown or revoked (when MEMHUB_AUTH is on).",
+    },
+    413: {"model": ErrorBody, "description": "The request body is over MEMHUB_MAX_REQUEST_BYTES."},
+    429: {
+        "model": ErrorBody,
+        "description": "The key is over its requests a minute; `Retry-After` says when.",
+    },
+}
+OWNER_ERRORS: dict[int | str, dict[str, object]] = {
+    **CALLER_ERRORS,
+    403: {"model": ErrorBody, "description": "The key may not see the owner's whole memory."},
+}
+ADMIN_ERRORS: dict[int | str, dict[str, object]] = {
+    **CALLER_ERRORS,
+    403: {"model": ErrorBody, "description": "Only the admin key manages keys."},
+}
 
 
 def create_app(services: Services | None = None, *, settings: Settings | None = None) -> FastAPI:
@@ -64,10 +88,10 @@ def create_app(services: Services | None = None, *, settings: Settings | None = 
     # Every route but the health check needs a caller; the owner's whole-memory views need an
     # unrestricted key, and managing keys the admin key.
     for module in (events, search, memories):
-        app.include_router(module.router, dependencies=[Depends(get_principal)])
+        app.include_router(module.router, dependencies=[Depends(get_principal)], responses=CALLER_ERRORS)
     for module in (conflicts, promotions, pages, core, maintenance, dead_letters):
-        app.include_router(module.router, dependencies=[Depends(require_owner_level)])
-    app.include_router(keys.router, dependencies=[Depends(require_admin)])
+        app.include_router(module.router, dependencies=[Depends(require_owner_level)], responses=OWNER_ERRORS)
+    app.include_router(keys.router, dependencies=[Depends(require_admin)], responses=ADMIN_ERRORS)
     app.include_router(health.router)
 
     app.add_middleware(BodySizeLimit, limit=lambda: app.state.services.settings.max_request_bytes)
@@ -84,5 +108,15 @@ def create_app(services: Services | None = None, *, settings: Settings | None = 
         ]
         message = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in errors)
         return JSONResponse(status_code=422, content={"detail": errors, "message": message})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def explain_unreadable_body(request: Request, exc: StarletteHTTPException) -> Response:
+        # FastAPI answers a body that is not UTF-8 with a bare 400 ("There was an error parsing the
+        # body"); it is invalid JSON like any other, so it gets the 422 that invalid JSON gets.
+        if exc.status_code == 400 and isinstance(exc.__cause__, UnicodeDecodeError):
+            problem = f"the body is not UTF-8 JSON ({exc.__cause__.reason} at byte {exc.__cause__.start})"
+            issue = {"loc": ["body"], "msg": problem, "type": "json_invalid"}
+            return JSONResponse(status_code=422, content={"detail": [issue], "message": f"body: {problem}"})
+        return await http_exception_handler(request, exc)
 
     return app

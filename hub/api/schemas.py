@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+import re
+from datetime import date, datetime
 from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
 from hub.models import Confidence, EventCreate, Kind, Memory, Scope, State, Tier
 from hub.status import EventState
 from hub.store.base import Hit, SearchMode
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+
+
+def _iso_day(value: object) -> object:
+    # Lax parsing would read `20260115` as seconds since 1970; a day in a path is written one way only.
+    if isinstance(value, str) and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise ValueError(f"write the day as YYYY-MM-DD, e.g. 2026-01-15, not {value!r}")
+    return value
+
+
+# A calendar day written YYYY-MM-DD.
+IsoDay = Annotated[date, BeforeValidator(_iso_day)]
 
 MAX_BATCH_EVENTS = 500
 
@@ -167,4 +179,22 @@ class Health(BaseModel):
 
 
 class ErrorBody(BaseModel):
-    detail: str
+    detail: str = Field(description="What went wrong, naming what to fix.")
+
+
+class ValidationIssue(BaseModel):
+    loc: list[str | int] = Field(
+        description="Where: `body`, `query` or `path`, then the field (`body.events.0.text`)."
+    )
+    msg: str
+    type: str
+
+
+class InvalidRequest(BaseModel):
+    """A 422: the request failed validation, or a check made after it."""
+
+    detail: list[ValidationIssue] | str = Field(
+        description="Each problem and where it is; or, for a check made after validation (a credential in "
+        "an event, a choice the conflict does not offer), one sentence that starts with the field to fix."
+    )
+    message: str | None = Field(None, description="The problems as one line: `field: problem; ...`.")

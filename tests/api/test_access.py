@@ -207,3 +207,17 @@ def test_a_streamed_body_without_a_declared_size_is_cut_off_at_the_limit(api: Te
     response = api.post("/v1/events", content=chunks(), headers={"content-type": "application/json"})
     assert response.status_code == 413 and "smaller batches" in response.json()["detail"]
     assert api.get("/healthz").json()["events_waiting"] == 0
+
+
+def test_the_openapi_document_lists_what_keys_and_limits_answer() -> None:
+    operations = [(path, method, op) for path, methods in create_app().openapi()["paths"].items()
+                  for method, op in methods.items()]  # fmt: skip
+    for path, method, op in operations:
+        codes = set(op["responses"])
+        if path == "/healthz":
+            assert codes == {"200"}
+            continue
+        assert {"401", "413", "429"} <= codes, (method, path, codes)
+        owner_only = not path.startswith(("/v1/events", "/v1/search", "/v1/memories"))
+        if owner_only or path.endswith(("/resolve", "/used")):
+            assert "403" in codes, (method, path, codes)

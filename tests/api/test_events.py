@@ -37,6 +37,18 @@ def test_a_malformed_event_is_a_422_naming_the_field_and_nothing_is_queued(
     assert hub.services.store.count() == 0
 
 
+def test_a_body_that_is_not_utf8_is_a_422_saying_so_and_nothing_is_queued(
+    api: TestClient, hub: EmbeddedHub
+) -> None:
+    response = api.post("/v1/events", content=b'{"events": [{"text": "caf\xe9"}]}',
+                        headers={"Content-Type": "application/json"})  # fmt: skip
+    assert response.status_code == 422
+    assert response.json()["message"].startswith(
+        "body: the body is not UTF-8 JSON (invalid continuation byte"
+    )
+    assert hub.services.redis.xlen(hub.services.keys.stream) == 0
+
+
 def test_batch_bounds(api: TestClient) -> None:
     assert api.post("/v1/events", json={"events": []}).status_code == 422
     assert api.post("/v1/events", json={"events": [GOOD] * 501}).status_code == 422

@@ -166,3 +166,12 @@ def test_the_daily_note_keeps_the_owners_days_and_clock(make_services: Callable[
         tenth, eleventh = (api.get(f"/v1/daily/2026-03-{d}").json()["markdown"] for d in (10, 11))
     assert "- 23:00 Booked the airport taxi" in tenth and "Lisbon" not in tenth
     assert "- 01:30 Late call with the Lisbon hotel" in eleventh and "taxi" not in eleventh
+
+
+def test_a_day_not_written_yyyy_mm_dd_is_refused_saying_how(api: TestClient) -> None:
+    # Read leniently, 20260115 would be seconds since 1970: 1970-08-23, a page of nothing.
+    for day, problem in (("20260115", "write the day as YYYY-MM-DD, e.g. 2026-01-15, not '20260115'"),
+                         ("2026-02-30", "day value is outside expected range")):  # fmt: skip
+        response = api.get(f"/v1/daily/{day}")
+        assert response.status_code == 422 and problem in response.json()["message"], response.json()
+    assert api.get("/v1/daily/2026-01-15").json()["day"] == "2026-01-15"

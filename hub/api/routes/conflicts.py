@@ -8,7 +8,7 @@ from fastapi import APIRouter, HTTPException, Query, status
 from pydantic import BaseModel, Field
 
 from hub.api.deps import ServicesDep
-from hub.api.schemas import ErrorBody
+from hub.api.schemas import ErrorBody, InvalidRequest
 from hub.conflicts import ledger
 from hub.conflicts.judge import Severity
 from hub.conflicts.ledger import Conflict, ConflictStatus
@@ -80,7 +80,7 @@ def get_conflict(conflict_id: str, services: ServicesDep) -> Conflict:
 @router.post(
     "/v1/conflicts/{conflict_id}/resolve",
     response_model=Conflict,
-    responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+    responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": InvalidRequest}},
 )
 def resolve_conflict(conflict_id: str, body: ResolveRequest, services: ServicesDep) -> Conflict:
     """Keep one memory (the other becomes `superseded`, linked to it) or keep `both` (dismissed)."""

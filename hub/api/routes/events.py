@@ -12,6 +12,7 @@ from hub.api.schemas import (
     EventStatuses,
     EventStatusesRequest,
     EventStatusPublic,
+    InvalidRequest,
 )
 from hub.publishing import publish
 from hub.queue import schedule_drain
@@ -25,7 +26,7 @@ router = APIRouter(prefix="/v1/events", tags=["events"])
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=EventsAccepted,
-    responses={403: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+    responses={403: {"model": ErrorBody}, 422: {"model": InvalidRequest}},
 )
 def publish_events(body: EventsCreate, services: ServicesDep, caller: CallerDep) -> EventsAccepted:
     """Queue 1 to 500 events. Once this returns their ids, the events are durable in Redis.

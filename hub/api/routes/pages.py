@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated, TypeVar
 from zoneinfo import ZoneInfo
 
@@ -10,7 +9,7 @@ from fastapi import APIRouter, HTTPException, Request, Response, status
 from pydantic import BaseModel, Field
 
 from hub.api.deps import ServicesDep
-from hub.api.schemas import ErrorBody, MemoryPublic
+from hub.api.schemas import ErrorBody, IsoDay, MemoryPublic
 from hub.models import Change, Kind, State, utcnow
 from hub.pages import daily, project
 from hub.pages.daily import DailyPage
@@ -45,7 +44,7 @@ def _negotiated(request: Request, page: Page) -> Page | Response:
 
 @router.get("/v1/daily/{day}", response_model=DailyPage, responses=AS_MARKDOWN)
 def daily_page(
-    day: date, request: Request, services: ServicesDep, agent: str | None = None
+    day: IsoDay, request: Request, services: ServicesDep, agent: str | None = None
 ) -> DailyPage | Response:
     """The day as `memory/daily/YYYY-MM-DD.md`: sessions, decisions, tasks, patterns, notes. Days and
     times are the owner's (`MEMHUB_TIMEZONE`)."""
