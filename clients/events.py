@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterable
 from typing import Any
 
 from hub.models import EventCreate
@@ -13,3 +15,12 @@ def build_event(text: str, *, agent: str, channel: str | None, **fields: Any) ->
     if channel is not None:
         data.setdefault("channel", channel)
     return EventCreate.model_validate({k: v for k, v in data.items() if v is not None})
+
+
+def with_ids(events: Iterable[EventCreate]) -> list[EventCreate]:
+    """The events, each with an id: the caller's, else a new one made here, before the first try.
+
+    A publish whose answer is lost (a timeout, a dropped connection) may have reached the hub; sent
+    again with the same ids, it still stores each event once.
+    """
+    return [e if e.id else e.model_copy(update={"id": uuid.uuid4().hex}) for e in events]

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from pydantic_core import to_jsonable_python
 
-from clients.events import build_event
+from clients.events import build_event, with_ids
 from hub.api.schemas import EventStatusPublic, MemoryPage, MemoryPublic, SearchHit
 from hub.compaction.core_block import CoreBlock
 from hub.compaction.jobs import CompactionJob
@@ -34,8 +34,17 @@ class MemhubError(RuntimeError):
         self.detail = detail
 
 
+# Answers worth trying again: the hub, or a proxy before it, could not take the request just then.
+RETRY_STATUSES = frozenset({502, 503, 504})
+
+
 class Memhub:
-    """A client bound to one agent (and optionally its channel)."""
+    """A client bound to one agent (and optionally its channel).
+
+    Requests that are safe to repeat (reads, searches, and publishing: events carry their ids from
+    the first try) are tried again after a dropped connection, a timeout or a 502/503/504, up to
+    `retries` times, waiting `backoff`, then twice as long, and so on.
+    """
 
     def __init__(
         self,
@@ -45,6 +54,8 @@ class Memhub:
         channel: str | None = None,
         api_key: str | None = None,
         timeout: float = 30.0,
+        retries: int = 3,
+        backoff: float = 0.5,
         transport: httpx.BaseTransport | None = None,
         client: httpx.Client | None = None,
     ) -> None:
@@ -52,6 +63,8 @@ class Memhub:
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.agent = agent
         self.channel = channel
+        self.retries = retries
+        self.backoff = backoff
         self._http = client or httpx.Client(base_url=base_url, timeout=timeout, transport=transport)
         self._http.headers.update(headers)
 
@@ -64,8 +77,22 @@ class Memhub:
     def close(self) -> None:
         self._http.close()
 
-    def _call(self, method: str, path: str, **kwargs: Any) -> Any:
-        response = self._http.request(method, path, **kwargs)
+    def _call(self, method: str, path: str, *, idempotent: bool | None = None, **kwargs: Any) -> Any:
+        """The hub's JSON answer; `idempotent` (by default: a GET) lets a failed try be repeated."""
+        if idempotent is None:
+            idempotent = method == "GET"
+        tries = 1 + (self.retries if idempotent else 0)
+        for attempt in range(tries):
+            if attempt:
+                time.sleep(self.backoff * 2 ** (attempt - 1))
+            try:
+                response = self._http.request(method, path, **kwargs)
+            except httpx.TransportError:
+                if attempt == tries - 1:
+                    raise
+                continue
+            if response.status_code not in RETRY_STATUSES or attempt == tries - 1:
+                break
         if response.status_code >= 400:
             try:
                 body = response.json()
@@ -80,8 +107,9 @@ class Memhub:
         return self.publish_many([build_event(text, agent=self.agent, channel=self.channel, **fields)])[0]
 
     def publish_many(self, events: Iterable[EventCreate]) -> list[str]:
-        body = {"events": [e.model_dump(mode="json", exclude_none=True) for e in events]}
-        ids: list[str] = self._call("POST", "/v1/events", json=body)["ids"]
+        """Publish up to 500 events at once; returns their ids once the hub holds them durably."""
+        body = {"events": [e.model_dump(mode="json", exclude_none=True) for e in with_ids(events)]}
+        ids: list[str] = self._call("POST", "/v1/events", json=body, idempotent=True)["ids"]
         return ids
 
     def status(self, event_id: str) -> EventStatusPublic:
@@ -114,7 +142,7 @@ class Memhub:
         """
         body = {"query": query, "agent": self.agent, "channel": self.channel, "limit": limit, **filters}
         json_body = to_jsonable_python({k: v for k, v in body.items() if v is not None})
-        result = self._call("POST", "/v1/search", json=json_body)
+        result = self._call("POST", "/v1/search", json=json_body, idempotent=True)
         return [SearchHit.model_validate(h) for h in result["hits"]]
 
     def memory(self, memory_id: str) -> MemoryPublic:
@@ -122,7 +150,9 @@ class Memhub:
 
     def statuses(self, event_ids: list[str]) -> list[EventStatusPublic | None]:
         """Up to 500 statuses in one call; None for an id the hub does not know."""
-        found = self._call("POST", "/v1/events/statuses", json={"ids": event_ids})["statuses"]
+        found = self._call("POST", "/v1/events/statuses", json={"ids": event_ids}, idempotent=True)[
+            "statuses"
+        ]
         return [None if s is None else EventStatusPublic.model_validate(s) for s in found]
 
     def memories(self, *, limit: int = 500, offset: str | None = None, **filters: Any) -> MemoryPage:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any
 
 from redis import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from clients.events import build_event
+from clients.events import build_event, with_ids
 from hub.keys import Keys
 from hub.models import EventCreate
 from hub.publishing import publish
@@ -17,7 +20,12 @@ DEFAULT_STATUS_TTL = 7 * 24 * 3600
 
 
 class RedisPublisher:
-    """Publishes one agent's events onto the hub's stream; an id returned is durable in Redis."""
+    """Publishes one agent's events onto the hub's stream; an id returned is durable in Redis.
+
+    A publish that loses its connection or times out is tried again, up to `retries` times (waiting
+    `backoff`, then twice as long, ...), with the same event ids: stored once, whether or not the
+    first try reached Redis.
+    """
 
     def __init__(
         self,
@@ -28,6 +36,8 @@ class RedisPublisher:
         prefix: str = "memhub",
         queue_name: str = "memhub",
         status_ttl_seconds: int = DEFAULT_STATUS_TTL,
+        retries: int = 3,
+        backoff: float = 0.5,
     ) -> None:
         self.redis = redis
         self.agent = agent
@@ -35,6 +45,8 @@ class RedisPublisher:
         self.keys = Keys(prefix)
         self.queue = make_queue(redis, queue_name)
         self.status_ttl_seconds = status_ttl_seconds
+        self.retries = retries
+        self.backoff = backoff
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> RedisPublisher:
@@ -45,6 +57,15 @@ class RedisPublisher:
         return self.publish_many([build_event(text, agent=self.agent, channel=self.channel, **fields)])[0]
 
     def publish_many(self, events: Iterable[EventCreate]) -> list[str]:
-        ids = publish(self.redis, list(events), keys=self.keys, status_ttl_seconds=self.status_ttl_seconds)
+        batch = with_ids(events)
+        for attempt in range(self.retries + 1):
+            if attempt:
+                time.sleep(self.backoff * 2 ** (attempt - 1))
+            try:
+                ids = publish(self.redis, batch, keys=self.keys, status_ttl_seconds=self.status_ttl_seconds)
+                break
+            except (RedisConnectionError, RedisTimeoutError):
+                if attempt == self.retries:
+                    raise
         schedule_drain(self.redis, self.queue, self.keys)
         return ids

@@ -1,0 +1,77 @@
+"""The HTTP SDK against a real hub's app: what it tries again, and that a retried publish stores once."""
+
+from collections.abc import Callable
+
+import httpx
+import pytest
+from starlette.testclient import TestClient
+
+from clients import Memhub
+from clients.http import MemhubError
+from hub.embedded import EmbeddedHub
+
+
+class Unreliable(httpx.BaseTransport):
+    """Between the SDK and the hub: each request reaches the hub, and the first `lose` answers are
+    lost on the way back (a timeout); or the first `refuse` requests get a 503 and never reach it."""
+
+    def __init__(self, hub: httpx.BaseTransport, *, lose: int = 0, refuse: int = 0) -> None:
+        self.hub, self.lose, self.refuse = hub, lose, refuse
+        self.sent: list[str] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.sent.append(f"{request.method} {request.url.path}")
+        if self.refuse:
+            self.refuse -= 1
+            return httpx.Response(503, json={"detail": "the proxy has no hub to send this to"})
+        answer = self.hub.handle_request(request)
+        body = answer.read()  # the hub has answered: whatever it did is done
+        if self.lose:
+            self.lose -= 1
+            raise httpx.ReadTimeout("the hub's answer was lost", request=request)
+        return httpx.Response(answer.status_code, headers=answer.headers, content=body)
+
+
+def agent_over(transport: httpx.BaseTransport) -> Memhub:
+    return Memhub("http://testserver", agent="wa", channel="whatsapp", transport=transport, backoff=0.01)
+
+
+def test_a_publish_whose_answers_are_lost_is_sent_again_and_stored_once(
+    api: TestClient, hub: EmbeddedHub, settle: Callable[..., None]
+) -> None:
+    transport = Unreliable(api._transport, lose=2)  # the TestClient's own transport: the app in-process
+    agent = agent_over(transport)
+    event_id = agent.publish("Dana's passport expires in March 2027")
+    assert transport.sent == ["POST /v1/events"] * 3
+    memory_id = agent.wait(event_id).memory_id
+    settle()
+    # Three deliveries of one event: one memory, stated once (a second event would be a second sighting).
+    assert hub.services.store.count() == 1
+    (memory,) = hub.services.store.get([memory_id or ""])
+    assert [s.event_id for s in memory.sightings] == [event_id]
+
+
+def test_after_its_retries_the_sdk_raises_and_changes_are_never_sent_twice(
+    api: TestClient, hub: EmbeddedHub
+) -> None:
+    transport = Unreliable(api._transport, lose=10)
+    with pytest.raises(httpx.ReadTimeout):
+        agent_over(transport).publish("Noa's swimming moved to Thursdays")
+    assert transport.sent == ["POST /v1/events"] * 4  # the first try and 3 more
+
+    # Recording a use changes the memory's score: a lost answer is not a reason to record it twice.
+    transport = Unreliable(api._transport, lose=1)
+    with pytest.raises(httpx.ReadTimeout):
+        agent_over(transport).used("no-such-memory")
+    assert transport.sent == ["POST /v1/memories/no-such-memory/used"]
+
+
+def test_a_503_is_tried_again_and_a_422_is_not(api: TestClient, hub: EmbeddedHub) -> None:
+    transport = Unreliable(api._transport, refuse=2)
+    assert agent_over(transport).search("passport") == []
+    assert transport.sent == ["POST /v1/search"] * 3
+
+    transport = Unreliable(api._transport)
+    with pytest.raises(MemhubError, match="422"):  # the hub refuses a credential: sent once
+        agent_over(transport).publish("the router's admin password: Wq8-rT3p-Lm2x")
+    assert transport.sent == ["POST /v1/events"]
