@@ -52,6 +52,11 @@ def cmd_api(args: argparse.Namespace) -> int:
     from hub.api.app import create_app
 
     settings = _settings(args)
+    if settings.auth and settings.admin_key is None:
+        logging.getLogger("memhub").warning(
+            "MEMHUB_ADMIN_KEY is not set: no new key can be made (`memhub keys create` needs it), "
+            "so only agents whose keys already exist will get past 401"
+        )
     uvicorn.run(create_app(settings=settings), host=args.host or settings.host, port=settings.port)
     return 0
 
