@@ -150,9 +150,8 @@ class Memhub:
 
     def statuses(self, event_ids: list[str]) -> list[EventStatusPublic | None]:
         """Up to 500 statuses in one call; None for an id the hub does not know."""
-        found = self._call("POST", "/v1/events/statuses", json={"ids": event_ids}, idempotent=True)[
-            "statuses"
-        ]
+        answer = self._call("POST", "/v1/events/statuses", json={"ids": event_ids}, idempotent=True)
+        found = answer["statuses"]
         return [None if s is None else EventStatusPublic.model_validate(s) for s in found]
 
     def memories(self, *, limit: int = 500, offset: str | None = None, **filters: Any) -> MemoryPage:
