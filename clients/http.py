@@ -11,6 +11,7 @@ import httpx
 from pydantic_core import to_jsonable_python
 
 from clients.events import build_event, with_ids
+from clients.retry import retried
 from hub.api.schemas import EventStatusPublic, MemoryPage, MemoryPublic, SearchHit
 from hub.compaction.core_block import CoreBlock
 from hub.compaction.jobs import CompactionJob
@@ -81,18 +82,13 @@ class Memhub:
         """The hub's JSON answer; `idempotent` (by default: a GET) lets a failed try be repeated."""
         if idempotent is None:
             idempotent = method == "GET"
-        tries = 1 + (self.retries if idempotent else 0)
-        for attempt in range(tries):
-            if attempt:
-                time.sleep(self.backoff * 2 ** (attempt - 1))
-            try:
-                response = self._http.request(method, path, **kwargs)
-            except httpx.TransportError:
-                if attempt == tries - 1:
-                    raise
-                continue
-            if response.status_code not in RETRY_STATUSES or attempt == tries - 1:
-                break
+        response = retried(
+            lambda: self._http.request(method, path, **kwargs),
+            retries=self.retries if idempotent else 0,
+            backoff=self.backoff,
+            transient=(httpx.TransportError,),
+            again=lambda answer: answer.status_code in RETRY_STATUSES,
+        )
         if response.status_code >= 400:
             try:
                 body = response.json()

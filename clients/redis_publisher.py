@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -11,6 +10,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from clients.events import build_event, with_ids
+from clients.retry import retried
 from hub.keys import Keys
 from hub.models import EventCreate
 from hub.publishing import publish
@@ -58,14 +58,11 @@ class RedisPublisher:
 
     def publish_many(self, events: Iterable[EventCreate]) -> list[str]:
         batch = with_ids(events)
-        for attempt in range(self.retries + 1):
-            if attempt:
-                time.sleep(self.backoff * 2 ** (attempt - 1))
-            try:
-                ids = publish(self.redis, batch, keys=self.keys, status_ttl_seconds=self.status_ttl_seconds)
-                break
-            except (RedisConnectionError, RedisTimeoutError):
-                if attempt == self.retries:
-                    raise
+        ids = retried(
+            lambda: publish(self.redis, batch, keys=self.keys, status_ttl_seconds=self.status_ttl_seconds),
+            retries=self.retries,
+            backoff=self.backoff,
+            transient=(RedisConnectionError, RedisTimeoutError),
+        )
         schedule_drain(self.redis, self.queue, self.keys)
         return ids

@@ -47,8 +47,8 @@ SEARCH_PARAMS = qe.SearchParams(acorn=qe.AcornSearchParams(enable=True))
 # pool (a thread per core) then competes with the model's threads. At 100k memories (two segments,
 # 9,999 unindexed), each query right after an encode, the two settings alternating, 600 queries a
 # setting: hybrid with the scope filter p95 9.95 -> 7.43 ms and 9.28 -> 7.57 ms in two runs, narrowed
-# 10.37 -> 9.10 ms, p50 within 0.2 ms. The review's searches, one after another, cost the same
-# (dense, limit 6: p50 1.69 against 1.61 ms).
+# 10.37 -> 9.10 ms; p50 5.57 -> 5.36, 5.54 -> 5.54 and 6.35 -> 6.33 ms. The review's searches, one
+# after another, cost the same (dense, limit 6: p50 1.69 against 1.61 ms).
 SEARCH_THREADS = 1
 
 
