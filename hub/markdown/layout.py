@@ -138,7 +138,7 @@ def load_layout(path: Path) -> Layout:
     """A Layout from a TOML file: `daily = ["journal/{date}.md"]`, `timezone = "Asia/Jerusalem"`, …"""
     import tomllib
 
-    values = tomllib.loads(path.read_text(encoding="utf-8"))
+    values = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     unknown = set(values) - set(Layout.__dataclass_fields__)
     if unknown:
         raise ValueError(f"{path}: unknown layout keys {sorted(unknown)}")

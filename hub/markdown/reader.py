@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
@@ -95,7 +95,8 @@ def read_workspace(root: Path, *, layout: Layout, agent: str, channel: str | Non
     for ref in layout.files(root):
         reading.files += 1
         try:
-            text = (root / ref.path).read_text(encoding="utf-8")
+            # utf-8-sig: a byte order mark (Notepad writes one) would hide the first line's markup.
+            text = (root / ref.path).read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             reading.skipped.append(Skipped(ref.path, f"unreadable: {exc}"))
             continue
@@ -186,6 +187,12 @@ def _items(ref: FileRef, blocks: list[Block], skipped: list[Skipped]) -> Iterato
                 Skipped(f"{ref.path}:{block.line}", "not an entry (MEMORY.md entries are `- [FACT] …`)")
             )
             continue
+        if block.items and _lead_in(entry.text):
+            skipped.append(
+                Skipped(f"{ref.path}:{block.line}", "a lead-in: the items under it carry its words")
+            )
+            continue
+        entry = _under_parents(entry, [parse_entry(p, dated=dated) for p in block.parents])
         if ref.kind is not FileKind.daily:
             section = canonical_section(ref.kind, block.headings[-1]) if block.headings else None
             if section != TAGS_SECTION or ref.kind is not FileKind.archival:
@@ -197,6 +204,25 @@ def _items(ref: FileRef, blocks: list[Block], skipped: list[Skipped]) -> Iterato
         session = clean(block.headings[0]) if block.headings and known[0] not in DAILY_SECTIONS else None
         inner = [h for h in known if h in DAILY_SECTIONS] or known[1 if session else 0 :]
         yield _Item(block.line, entry, inner[-1] if inner else None, session, _clock(session))
+
+
+def _lead_in(text: str) -> bool:
+    """ "Noa's kids:" or "**Noa**" above a list: words that mean something only with the items under them."""
+    return text.endswith(":") or (len(text.split()) <= 3 and not text.endswith((".", "!", "?")))
+
+
+def _under_parents(entry: Entry, parents: list[Entry]) -> Entry:
+    """A nested item with the words of the bullets it sits under ("Noa's kids: Maya is allergic to
+    kiwi"), and their tag and date where it has none of its own."""
+    if not parents:
+        return entry
+    text = ""
+    for words in [p.text for p in parents if p.text] + [entry.text]:
+        joiner = " " if not text or text.endswith((".", "!", "?", ":")) else ": "
+        text = f"{text}{joiner}{words}"
+    kind = entry.kind or next((p.kind for p in reversed(parents) if p.kind), None)
+    day = entry.day or next((p.day for p in reversed(parents) if p.day), None)
+    return replace(entry, text=text.strip(), kind=kind, day=day)
 
 
 def _conflict_items(ref: FileRef, blocks: list[Block], skipped: list[Skipped]) -> Iterator[_Item]:

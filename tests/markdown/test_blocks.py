@@ -56,3 +56,33 @@ def test_two_sections_with_one_name_are_told_apart_by_their_line() -> None:
     blocks, _ = read_blocks("## Same\n- a\n## Same\n- b\n")
     assert [b.heading_line for b in blocks] == [1, 3]
     assert blocks[0] == Block(2, ("Same",), "a", 1)
+
+
+def test_a_nested_bullet_knows_the_bullets_it_sits_under() -> None:
+    blocks, _ = read_blocks(
+        "## Family\n- Noa's kids:\n  - Maya\n    - allergic to kiwi\n\n  - Itai\n- Dana lives in Haifa\n"
+        "  - since 2020\nA paragraph ends the list.\n  - not nested in anything\n"
+    )
+    assert [(b.text, b.parents, b.items) for b in blocks] == [
+        ("Noa's kids:", (), True),
+        ("Maya", ("Noa's kids:",), True),
+        ("allergic to kiwi", ("Noa's kids:", "Maya"), False),
+        ("Itai", ("Noa's kids:",), False),  # a blank line between items does not end the list
+        ("Dana lives in Haifa", (), True),
+        ("since 2020", ("Dana lives in Haifa",), False),
+        ("A paragraph ends the list.", (), False),
+        ("not nested in anything", (), False),
+    ]
+
+
+def test_a_table_row_is_read_with_its_header() -> None:
+    blocks, _ = read_blocks(
+        "| Person | Birthday | City |\n|---|---|---|\n| Dana | 14 July | Haifa |\n| Amir | | Tel Aviv |\n\n"
+        "| Field | Value |\n|---|---|\n| Car | Mazda |\n\n| no | header |\n"
+    )
+    assert [b.text for b in blocks] == [
+        "Person: Dana; Birthday: 14 July; City: Haifa",
+        "Person: Amir; City: Tel Aviv",
+        "Car: Mazda",  # a header that says nothing more is left out
+        "no: header",
+    ]

@@ -43,6 +43,24 @@ def test_rendering_what_it_reads_is_a_fixpoint(tmp_path: Path) -> None:
     }  # fmt: skip
 
 
+def test_nested_lists_and_tables_come_back_as_flat_lines_that_read_the_same(tmp_path: Path) -> None:
+    nested = write(
+        {
+            "MEMORY.md": "## Family\n- [FACT] Noa's kids:\n  - Maya is allergic to kiwi\n\n"
+            "| Person | Birthday |\n|---|---|\n| Dana | 14 July |\n",
+        },
+        tmp_path / "nested",
+    )
+    first = render_workspace(memories_in(nested), layout=Layout()).files
+    assert first["MEMORY.md"].splitlines()[2:] == [
+        "## Family",
+        "",
+        "- [FACT] Noa's kids: Maya is allergic to kiwi",
+        "- [FACT] Person: Dana; Birthday: 14 July",
+    ]
+    assert render_workspace(memories_in(write(first, tmp_path / "again")), layout=Layout()).files == first
+
+
 def test_a_daily_file_keeps_its_sessions_sections_and_tags(tmp_path: Path) -> None:
     daily = render_workspace(memories_in(WORKSPACE), layout=Layout()).files["memory/daily/2026-03-02.md"]
     assert daily.splitlines()[:12] == [

@@ -1,0 +1,47 @@
+"""Reading a workspace's files into events, without a hub."""
+
+from pathlib import Path
+
+from hub.markdown.layout import Layout
+from hub.markdown.reader import read_workspace
+
+
+def test_a_byte_order_mark_hides_nothing(tmp_path: Path) -> None:
+    # Notepad and some sync tools start UTF-8 files with a BOM; read as text, it would sit before the
+    # first line's `#` or `-` and turn a heading or an entry into something that is not one.
+    (tmp_path / "MEMORY.md").write_bytes(
+        "\ufeff- [FACT] Noa works at Meridian Labs.\r\n- [DECISION] We use Signal for family calls.\r\n".encode()
+    )
+    reading = read_workspace(tmp_path, layout=Layout(), agent="tali")
+    assert [(e.text, e.kind, e.source) for e in reading.events] == [
+        ("Noa works at Meridian Labs.", "fact", "MEMORY.md:1"),
+        ("We use Signal for family calls.", "decision", "MEMORY.md:2"),
+    ]
+    assert reading.skipped == []
+
+
+def test_a_nested_item_carries_the_words_tag_and_date_of_the_bullets_above_it(tmp_path: Path) -> None:
+    (tmp_path / "MEMORY.md").write_text(
+        "## Family\n\n"
+        "- [FACT] 2026-01-12: Noa's kids:\n"
+        "  - Maya, 7, is allergic to kiwi\n"
+        "  - [PREFERENCE] Itai only eats plain pasta\n"
+        "- **Dana**\n"
+        "  - lives in Haifa\n"
+        "- Amir fixed the boiler.\n"
+        "  - He charged 450 NIS\n",
+        encoding="utf-8",
+    )
+    reading = read_workspace(tmp_path, layout=Layout(), agent="tali")
+    assert [(e.text, e.kind, e.occurred_at and e.occurred_at.date().isoformat()) for e in reading.events] == [
+        ("Noa's kids: Maya, 7, is allergic to kiwi", "fact", "2026-01-12"),
+        ("Noa's kids: Itai only eats plain pasta", "preference", "2026-01-12"),
+        ("Dana: lives in Haifa", "fact", None),
+        ("Amir fixed the boiler.", "fact", None),  # a statement of its own stays one
+        ("Amir fixed the boiler. He charged 450 NIS", "fact", None),
+    ]
+    # Words that mean nothing without the items under them are not memories of their own.
+    assert [(s.source, s.reason) for s in reading.skipped] == [
+        ("MEMORY.md:3", "a lead-in: the items under it carry its words"),
+        ("MEMORY.md:6", "a lead-in: the items under it carry its words"),
+    ]
