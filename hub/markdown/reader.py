@@ -31,6 +31,7 @@ from hub.screening import SecretInEvent, screen
 # Imported events get ids derived from what they say and where, so importing twice stores once.
 IMPORT_NAMESPACE = uuid.UUID("0c6f3a52-6d61-4b1e-9c8e-6d61726b646e")
 _CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+_LEADING_CLOCK = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
 _LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,20}):\s*(?P<rest>.*)$")
 # Lines of a conflict block that carry the settled statement, and those that say it was settled.
 NOW_LABELS = {"now", "new", "correct", "current"}
@@ -203,7 +204,9 @@ def _items(ref: FileRef, blocks: list[Block], skipped: list[Skipped]) -> Iterato
         known = [canonical_section(ref.kind, h) for h in block.headings]
         session = clean(block.headings[0]) if block.headings and known[0] not in DAILY_SECTIONS else None
         inner = [h for h in known if h in DAILY_SECTIONS] or known[1 if session else 0 :]
-        yield _Item(block.line, entry, inner[-1] if inner else None, session, _clock(session))
+        # The time a line starts with ("09:15 Booked the dentist") is more precise than its session's.
+        when = _clock(leading[0]) if (leading := _LEADING_CLOCK.match(entry.text)) else _clock(session)
+        yield _Item(block.line, entry, inner[-1] if inner else None, session, when)
 
 
 def _lead_in(text: str) -> bool:

@@ -45,3 +45,17 @@ def test_a_nested_item_carries_the_words_tag_and_date_of_the_bullets_above_it(tm
         ("MEMORY.md:3", "a lead-in: the items under it carry its words"),
         ("MEMORY.md:6", "a lead-in: the items under it carry its words"),
     ]
+
+
+def test_a_daily_line_that_starts_with_a_time_happened_then(tmp_path: Path) -> None:
+    (tmp_path / "memory" / "daily").mkdir(parents=True)
+    (tmp_path / "memory" / "daily" / "2026-11-28.md").write_text(
+        "# 2026-11-28\n\n## Session Summary — 18:15 (Telegram)\n\n"
+        "- 09:15 Booked the dentist for Itai.\n- Amir will come on Sunday at 10:00.\n",
+        encoding="utf-8",
+    )
+    reading = read_workspace(tmp_path, layout=Layout(), agent="tali")
+    assert [(e.text, e.occurred_at and e.occurred_at.isoformat()) for e in reading.events] == [
+        ("09:15 Booked the dentist for Itai.", "2026-11-28T09:15:00+00:00"),
+        ("Amir will come on Sunday at 10:00.", "2026-11-28T18:15:00+00:00"),  # a time inside: the session's
+    ]
