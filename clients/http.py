@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import urllib.parse
 from collections.abc import Iterable, Iterator
 from datetime import date
 from typing import Any
@@ -24,6 +25,11 @@ from hub.promotion.usage import UseRecorded
 from hub.promotion.weekly import WeeklyReview
 from hub.status import EventState
 from hub.summaries import describe
+
+
+def _segment(value: str) -> str:
+    """`value` as one path segment: "client/acme" or "what?now" name a project, not a path and a query."""
+    return urllib.parse.quote(value, safe="")
 
 
 class MemhubError(RuntimeError):
@@ -60,14 +66,16 @@ class Memhub:
         transport: httpx.BaseTransport | None = None,
         client: httpx.Client | None = None,
     ) -> None:
-        """`transport` or a ready `client` (e.g. Starlette's TestClient) drive the hub in-process."""
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        """`transport` or a ready `client` (e.g. Starlette's TestClient) drive the hub in-process. A
+        client given is shared, not owned: each request carries this agent's key, and `close()`
+        leaves the client open."""
         self.agent = agent
         self.channel = channel
         self.retries = retries
         self.backoff = backoff
+        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._owned = client is None
         self._http = client or httpx.Client(base_url=base_url, timeout=timeout, transport=transport)
-        self._http.headers.update(headers)
 
     def __enter__(self) -> Memhub:
         return self
@@ -76,14 +84,15 @@ class Memhub:
         self.close()
 
     def close(self) -> None:
-        self._http.close()
+        if self._owned:
+            self._http.close()
 
     def _call(self, method: str, path: str, *, idempotent: bool | None = None, **kwargs: Any) -> Any:
         """The hub's JSON answer; `idempotent` (by default: a GET) lets a failed try be repeated."""
         if idempotent is None:
             idempotent = method == "GET"
         response = retried(
-            lambda: self._http.request(method, path, **kwargs),
+            lambda: self._http.request(method, path, headers=self._headers, **kwargs),
             retries=self.retries if idempotent else 0,
             backoff=self.backoff,
             transient=(httpx.TransportError,),
@@ -109,7 +118,7 @@ class Memhub:
         return ids
 
     def status(self, event_id: str) -> EventStatusPublic:
-        return EventStatusPublic.model_validate(self._call("GET", f"/v1/events/{event_id}"))
+        return EventStatusPublic.model_validate(self._call("GET", f"/v1/events/{_segment(event_id)}"))
 
     def wait(
         self, event_id: str, *, reviewed: bool = True, timeout: float = 30.0, poll: float = 0.02
@@ -142,7 +151,7 @@ class Memhub:
         return [SearchHit.model_validate(h) for h in result["hits"]]
 
     def memory(self, memory_id: str) -> MemoryPublic:
-        return MemoryPublic.model_validate(self._call("GET", f"/v1/memories/{memory_id}"))
+        return MemoryPublic.model_validate(self._call("GET", f"/v1/memories/{_segment(memory_id)}"))
 
     def statuses(self, event_ids: list[str]) -> list[EventStatusPublic | None]:
         """Up to 500 statuses in one call; None for an id the hub does not know."""
@@ -174,7 +183,7 @@ class Memhub:
 
     def used(self, memory_id: str) -> UseRecorded:
         """Report that a memory this agent retrieved was used: a signal toward long-term memory."""
-        return UseRecorded.model_validate(self._call("POST", f"/v1/memories/{memory_id}/used"))
+        return UseRecorded.model_validate(self._call("POST", f"/v1/memories/{_segment(memory_id)}/used"))
 
     def summarize_session(
         self,
@@ -215,7 +224,9 @@ class Memhub:
         return self._decide(proposal_id, "reject", by=by, note=note)
 
     def _decide(self, proposal_id: str, verb: str, *, by: str, note: str | None) -> ProposalView:
-        found = self._call("POST", f"/v1/promotions/{proposal_id}/{verb}", json={"by": by, "note": note})
+        found = self._call(
+            "POST", f"/v1/promotions/{_segment(proposal_id)}/{verb}", json={"by": by, "note": note}
+        )
         return ProposalView.model_validate(found)
 
     def weekly_review(self, *, days: int = 7) -> WeeklyReview:
@@ -229,12 +240,14 @@ class Memhub:
 
     def project(self, name: str) -> ProjectPage:
         """The project's file: status, open loops, key decisions and why."""
-        return ProjectPage.model_validate(self._call("GET", f"/v1/projects/{name}"))
+        return ProjectPage.model_validate(self._call("GET", f"/v1/projects/{_segment(name)}"))
 
     def resolve(self, memory_id: str, *, note: str | None = None) -> MemoryPublic:
         """Close an open loop (or task), as this agent."""
         body = {"by": self.agent, "note": note}
-        return MemoryPublic.model_validate(self._call("POST", f"/v1/memories/{memory_id}/resolve", json=body))
+        return MemoryPublic.model_validate(
+            self._call("POST", f"/v1/memories/{_segment(memory_id)}/resolve", json=body)
+        )
 
     def load_core(self, *, person: str | None = None, project: str | None = None) -> CoreBlock:
         """This agent's core memory, within its budget: put `.markdown` in context at session start."""
@@ -249,4 +262,6 @@ class Memhub:
 
     def compaction(self, job_id: str) -> CompactionJob:
         """A compaction's state and progress; its report once finished."""
-        return CompactionJob.model_validate(self._call("GET", f"/v1/maintenance/compactions/{job_id}"))
+        return CompactionJob.model_validate(
+            self._call("GET", f"/v1/maintenance/compactions/{_segment(job_id)}")
+        )

@@ -54,8 +54,14 @@ def get_principal(request: Request, services: ServicesDep) -> Principal:
 CallerDep = Annotated[Principal, Depends(get_principal)]
 
 
-def require_owner_level(caller: CallerDep) -> None:
-    caller.require_owner_level()
+def require_owner_level(request: Request, caller: CallerDep) -> None:
+    """The owner's routes: reading them needs an unrestricted key, and every POST among them changes
+    the owner's memory (decides a conflict or a promotion, closes a loop, compacts, replays), so a
+    read-only key may not."""
+    if request.method in ("GET", "HEAD"):
+        caller.require_owner_level()
+    else:
+        caller.require_owner_write()
 
 
 def require_admin(caller: CallerDep) -> None:

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+)
 
 from hub.models import Confidence, EventCreate, Kind, Memory, Scope, State, Tier
 from hub.status import EventState
@@ -22,8 +30,16 @@ def _iso_day(value: object) -> object:
     return value
 
 
+def _day_in_range(value: date) -> date:
+    # A day's page spans the day and its neighbours' edges in the owner's zone: the calendar's first
+    # and last days have no neighbour to reach.
+    if not date.min < value < date.max:
+        raise ValueError(f"day: from {date.min + timedelta(days=1)} to {date.max - timedelta(days=1)}")
+    return value
+
+
 # A calendar day written YYYY-MM-DD.
-IsoDay = Annotated[date, BeforeValidator(_iso_day)]
+IsoDay = Annotated[date, BeforeValidator(_iso_day), AfterValidator(_day_in_range)]
 
 MAX_BATCH_EVENTS = 500
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from hub.auth.keys import Grants
-from hub.models import EventCreate, Memory, Scope
+from hub.models import EventCreate, Kind, Memory, Scope
 
 
 class Forbidden(Exception):
@@ -39,6 +39,21 @@ class Principal:
                 "owner's whole memory and needs an unrestricted key"
             )
 
+    def require_write(self) -> None:
+        if not self.admin and not self.grants.write:
+            raise Forbidden(f"key {self.key_id} may not write")
+
+    def decided_by(self, by: str) -> str:
+        """Who a decision is recorded as: what the caller says, and through which agent's key when it
+        is not that agent's own ("owner (via wa-assistant)": the agent relays the owner's answer)."""
+        return by if self.agent is None or by == self.agent else f"{by} (via {self.agent})"
+
+    def require_owner_write(self) -> None:
+        """Owner level, and allowed to write: deciding conflicts and promotions, closing loops, compacting."""
+        self.require_owner_level()
+        if not self.admin and not self.grants.write:
+            raise Forbidden(f"key {self.key_id} is read-only; this route changes the owner's memory")
+
     def require_agent(self, agent: str) -> None:
         if self.agent is not None and agent != self.agent:
             raise Forbidden(f"agent: this key belongs to {self.agent!r}, not {agent!r}")
@@ -64,6 +79,23 @@ class Principal:
                 raise Forbidden(f"{where}.person: key {self.key_id} may not write about {event.person!r}")
             if not g.allows_channel(event.channel):
                 raise Forbidden(f"{where}.channel: key {self.key_id} may publish on {g.channels} only")
+
+    def check_corrections(
+        self, events: Sequence[EventCreate], stored: Callable[[Sequence[str]], list[Memory]]
+    ) -> None:
+        """A correction supersedes the memories it names in `related` at once: it may name only
+        memories this key may read (`stored` looks them up)."""
+        if self.admin:
+            return
+        for index, event in enumerate(events):
+            if event.kind is not Kind.correction or not event.related:
+                continue
+            for memory in stored(event.related):
+                if not self.may_read(memory):
+                    raise Forbidden(
+                        f"events.{index}.related: key {self.key_id} may not correct memory {memory.id!r}: "
+                        "a correction may name only memories the key can read"
+                    )
 
     def require_agent_at(self, where: str, agent: str) -> None:
         if self.agent is not None and agent != self.agent:

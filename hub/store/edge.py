@@ -258,7 +258,17 @@ def memory_filter(flt: MemoryFilter) -> qe.Filter:
     """The qdrant-edge form of a MemoryFilter: visibility, expiry and the narrowing filters."""
     must: list[Any] = []
     if not flt.all_scopes:
-        visible: list[Any] = [_is("scope", Scope.global_)]
+        # A global memory that names a project or a person shows only to searches that name it, as a
+        # temporary one does: else a key not granted that project or person would find it.
+        visible: list[Any] = [
+            qe.Filter(
+                must=[
+                    _is("scope", Scope.global_),
+                    _absent_or("project", flt.project),
+                    _absent_or("person", flt.person),
+                ]
+            )
+        ]
         if flt.project is not None:
             visible.append(qe.Filter(must=[_is("scope", Scope.project), _is("project", flt.project)]))
         if flt.person is not None:

@@ -223,7 +223,15 @@ def memory_filter(flt: MemoryFilter) -> models.Filter:
     """The qdrant-client form of a MemoryFilter; mirrors `hub.store.edge.memory_filter` line for line."""
     must: list[models.Condition] = []
     if not flt.all_scopes:
-        visible: list[models.Condition] = [_is("scope", Scope.global_)]
+        visible: list[models.Condition] = [
+            models.Filter(
+                must=[
+                    _is("scope", Scope.global_),
+                    _absent_or("project", flt.project),
+                    _absent_or("person", flt.person),
+                ]
+            )
+        ]
         if flt.project is not None:
             visible.append(models.Filter(must=[_is("scope", Scope.project), _is("project", flt.project)]))
         if flt.person is not None:

@@ -1,6 +1,7 @@
 """Access: keys bound to agents, grants on scopes, projects, persons and channels — never exceeded."""
 
 import itertools
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -39,6 +40,21 @@ def new_key(api: TestClient, agent: str, **grants: Any) -> tuple[str, Grants]:
     response = api.post("/v1/keys", json={"agent": agent, "grants": grants}, headers=as_key(ADMIN))
     assert response.status_code == 201, response.text
     return response.json()["token"], Grants.model_validate(response.json()["key"]["grants"])
+
+
+def publish_stored(api: TestClient, events: list[dict[str, Any]], token: str = ADMIN) -> list[str]:
+    """Publish `events` with `token` and wait until each is stored; their memory ids."""
+    ids = api.post("/v1/events", json={"events": events}, headers=as_key(token)).json()["ids"]
+    memory_ids = []
+    for event_id in ids:
+        deadline = time.monotonic() + 20
+        while (status := api.get(f"/v1/events/{event_id}", headers=as_key(ADMIN)).json())[
+            "status"
+        ] != "stored":
+            assert time.monotonic() < deadline, status
+            time.sleep(0.05)
+        memory_ids.append(status["memory_id"])
+    return memory_ids
 
 
 def test_requests_without_a_valid_key_get_401(secured: tuple[TestClient, EmbeddedHub]) -> None:
@@ -103,23 +119,17 @@ def test_access_matrix_never_returns_a_memory_outside_its_grants(
         {"text": f"{n}'s parking spot is free today", "scope": "temporary", "person": n, "ttl_seconds": 600}
         for n in PERSONS
     ]
+    # Global, yet naming a project or a person: found only where those are named.
+    memories += [
+        {
+            "text": "The garden watering schedule changes on Sunday",
+            "scope": "global",
+            "project": "garden",
+        },
+        {"text": "Dana's passport renewal is due in March", "scope": "global", "person": "Dana"},
+    ]
     events = [{**m, "agent": "owner", "channel": CHANNELS[i % 2]} for i, m in enumerate(memories)]
-    ids = api.post("/v1/events", json={"events": events}, headers=as_key(ADMIN)).json()["ids"]
-    for event_id in ids:
-        for _ in range(400):
-            status = api.get(f"/v1/events/{event_id}", headers=as_key(ADMIN)).json()
-            if status["status"] == "stored":
-                break
-            import time
-
-            time.sleep(0.05)
-        assert status["status"] == "stored"
-    stored = {
-        m.id: m
-        for m in hub.services.store.get(
-            [api.get(f"/v1/events/{i}", headers=as_key(ADMIN)).json()["memory_id"] for i in ids]
-        )
-    }
+    stored = {m.id: m for m in hub.services.store.get(publish_stored(api, events))}
     assert len(stored) == len(memories)
 
     grant_sets = [
@@ -144,7 +154,7 @@ def test_access_matrix_never_returns_a_memory_outside_its_grants(
             [None, *CHANNELS], [None, *PROJECTS], [None, *PERSONS]
         ):
             body = {
-                "query": "budget dentist car parking",
+                "query": "budget dentist car parking watering passport",
                 "agent": agent,
                 "channel": channel,
                 "project": project,
@@ -221,3 +231,96 @@ def test_the_openapi_document_lists_what_keys_and_limits_answer() -> None:
         owner_only = not path.startswith(("/v1/events", "/v1/search", "/v1/memories"))
         if owner_only or path.endswith(("/resolve", "/used")):
             assert "403" in codes, (method, path, codes)
+
+
+def test_a_read_only_key_reads_the_owners_views_but_changes_nothing(
+    secured: tuple[TestClient, EmbeddedHub],
+) -> None:
+    api, hub = secured
+    [loop] = publish_stored(
+        api, [{"text": "Call the plumber about the boiler", "agent": "wa", "kind": "open_loop"}]
+    )
+    token, _ = new_key(api, "reader", write=False)
+    assert api.get("/v1/conflicts", headers=as_key(token)).status_code == 200
+    for path in (
+        f"/v1/memories/{loop}/resolve",
+        "/v1/conflicts/c-0123/resolve",
+        "/v1/promotions/p-0123/approve",
+        "/v1/promotions/p-0123/reject",
+        "/v1/maintenance/compactions",
+        "/v1/dlq/replay",
+        f"/v1/memories/{loop}/used",
+    ):
+        response = api.post(path, json={"keep": "both", "agent": "wa"}, headers=as_key(token))
+        assert response.status_code == 403, (path, response.text)
+        assert "read-only" in response.json()["detail"] or "may not write" in response.json()["detail"]
+    assert hub.services.store.get([loop])[0].state.value == "active"
+
+
+def test_a_decision_through_an_agents_key_records_that_agent(secured: tuple[TestClient, EmbeddedHub]) -> None:
+    api, hub = secured
+    [loop] = publish_stored(
+        api, [{"text": "Call the plumber about the boiler", "agent": "wa", "kind": "open_loop"}]
+    )
+    token, _ = new_key(api, "wa")
+    # The agent relays the owner's answer: it may say so, but not hide that it was the one relaying.
+    closed = api.post(f"/v1/memories/{loop}/resolve", json={"by": "owner"}, headers=as_key(token))
+    assert closed.status_code == 200
+    assert [c.by for c in hub.services.store.get([loop])[0].history][-1] == "owner (via wa)"
+
+
+def test_a_correction_may_name_only_memories_the_key_can_read(
+    secured: tuple[TestClient, EmbeddedHub],
+) -> None:
+    api, hub = secured
+    dana, kitchen = publish_stored(
+        api,
+        [
+            {"text": "Dana is allergic to peanuts", "agent": "owner", "scope": "person", "person": "Dana"},
+            {"text": "The kitchen tap drips", "agent": "owner", "scope": "project", "project": "kitchen"},
+        ],
+    )
+    token, _ = new_key(api, "kitchen-bot", scopes=["global", "project"], projects=["kitchen"], persons=[])
+
+    def correct(target: str) -> Any:
+        event = {"text": "That was wrong", "agent": "kitchen-bot", "kind": "correction", "related": [target],
+                 "scope": "project", "project": "kitchen"}  # fmt: skip
+        return api.post("/v1/events", json={"events": [event]}, headers=as_key(token))
+
+    refused = correct(dana)
+    assert refused.status_code == 403 and refused.json()["detail"].startswith("events.0.related")
+    assert hub.services.store.get([dana])[0].state.value == "active"
+    assert correct(kitchen).status_code == 202
+
+
+def test_an_agent_reports_a_memory_it_can_read_as_used(secured: tuple[TestClient, EmbeddedHub]) -> None:
+    api, _ = secured
+    public, dana = publish_stored(
+        api,
+        [
+            {"text": "The family car is a grey Mazda", "agent": "owner"},
+            {"text": "Dana is allergic to peanuts", "agent": "owner", "scope": "person", "person": "Dana"},
+        ],
+    )
+    token, _ = new_key(api, "wa", scopes=["global"], persons=[])
+    used = api.post(f"/v1/memories/{public}/used", headers=as_key(token))
+    assert used.status_code == 200 and used.json()["used_count"] == 1
+    assert api.post(f"/v1/memories/{dana}/used", headers=as_key(token)).status_code == 404
+
+
+def test_an_expired_memory_is_not_found(secured: tuple[TestClient, EmbeddedHub]) -> None:
+    api, _ = secured
+    [gate] = publish_stored(
+        api,
+        [
+            {
+                "text": "The gate code this week is 4432",
+                "agent": "owner",
+                "scope": "temporary",
+                "ttl_seconds": 1,
+            }
+        ],
+    )
+    assert api.get(f"/v1/memories/{gate}", headers=as_key(ADMIN)).status_code == 200
+    time.sleep(1.1)
+    assert api.get(f"/v1/memories/{gate}", headers=as_key(ADMIN)).status_code == 404

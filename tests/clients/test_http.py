@@ -75,3 +75,49 @@ def test_a_503_is_tried_again_and_a_422_is_not(api: TestClient, hub: EmbeddedHub
     with pytest.raises(MemhubError, match="422"):  # the hub refuses a credential: sent once
         agent_over(transport).publish("the router's admin password: Wq8-rT3p-Lm2x")
     assert transport.sent == ["POST /v1/events"]
+
+
+class Recording(httpx.BaseTransport):
+    """Passes each request to the hub, noting its path as sent and the key it carried."""
+
+    def __init__(self, hub: httpx.BaseTransport) -> None:
+        self.hub = hub
+        self.sent: list[tuple[str, str | None]] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.sent.append((request.url.raw_path.decode(), request.headers.get("authorization")))
+        answer = self.hub.handle_request(request)
+        return httpx.Response(answer.status_code, headers=answer.headers, content=answer.read())
+
+
+def test_agents_sharing_one_client_each_send_their_own_key(api: TestClient) -> None:
+    transport = Recording(api._transport)
+    shared = httpx.Client(base_url="http://testserver", transport=transport)
+    wa = Memhub(agent="wa", api_key="key-of-wa", client=shared)
+    owner = Memhub(agent="owner", api_key="key-of-owner", client=shared)
+    tg = Memhub(agent="tg", client=shared)
+    for agent in (wa, owner, tg, wa):
+        agent.search("passport")
+    assert [key for _, key in transport.sent] == [
+        "Bearer key-of-wa",
+        "Bearer key-of-owner",
+        None,
+        "Bearer key-of-wa",
+    ]
+    wa.close()  # the client is the caller's: it stays open for the others
+    assert tg.search("passport") == []
+
+
+def test_names_with_slashes_or_question_marks_stay_one_path_segment(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    transport = Recording(api._transport)
+    agent = Memhub("http://testserver", agent="wa", transport=transport)
+    for name in ("client/acme", "what?now"):
+        make_agent("wa").wait(make_agent("wa").publish(f"Decided: {name} invoices go out monthly", kind="decision",
+                                                       scope="project", project=name))  # fmt: skip
+        page = agent.project(name)
+        assert page.name == name and [d.text for d in page.decisions] == [
+            f"Decided: {name} invoices go out monthly"
+        ]
+    assert [path for path, _ in transport.sent] == ["/v1/projects/client%2Facme", "/v1/projects/what%3Fnow"]

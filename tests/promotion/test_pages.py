@@ -171,7 +171,8 @@ def test_the_daily_note_keeps_the_owners_days_and_clock(make_services: Callable[
 def test_a_day_not_written_yyyy_mm_dd_is_refused_saying_how(api: TestClient) -> None:
     # Read leniently, 20260115 would be seconds since 1970: 1970-08-23, a page of nothing.
     for day, problem in (("20260115", "write the day as YYYY-MM-DD, e.g. 2026-01-15, not '20260115'"),
-                         ("2026-02-30", "day value is outside expected range")):  # fmt: skip
+                         ("2026-02-30", "day value is outside expected range"),
+                         ("9999-12-31", "day: from 0001-01-02 to 9999-12-30")):  # fmt: skip
         response = api.get(f"/v1/daily/{day}")
         assert response.status_code == 422 and problem in response.json()["message"], response.json()
     assert api.get("/v1/daily/2026-01-15").json()["day"] == "2026-01-15"

@@ -654,3 +654,24 @@ def test_edge_optimize_indexes_and_keeps_results(
         assert [first(store, ask(q)) for q in CLOSE_QUESTIONS] == before == list(CLOSE_QUESTIONS.values())
     finally:
         store.close()
+
+
+def test_a_global_memory_that_names_a_project_or_person_shows_only_where_they_are_named(
+    store: MemoryStore, make_point: MakePoint, ask: Callable[..., SearchQuery]
+) -> None:
+    # Events may be global and still name a project or a person; a search that names neither (a key
+    # granted neither) must not find them, as GET /v1/memories/{id} does not.
+    store.upsert([
+        make_point(make_memory("g_beta", "The Beta budget is forty thousand euros.", project="beta")),
+        make_point(make_memory("g_bob", "Bob's therapist is Dr. Levi on Tuesdays.", person="bob")),
+        make_point(make_memory("g_plain", "Deploys happen on Tuesdays.")),
+    ])  # fmt: skip
+    for project, person, visible in (
+        (None, None, {"g_plain"}),
+        ("beta", None, {"g_plain", "g_beta"}),
+        ("alpha", "bob", {"g_plain", "g_bob"}),
+        ("beta", "bob", {"g_plain", "g_beta", "g_bob"}),
+    ):
+        flt = MemoryFilter(now=NOW, project=project, person=person)
+        assert names(scroll_all(store, flt)) == visible, (project, person)
+        assert names([hit.memory for hit in store.search(ask("Tuesdays budget therapist", flt))]) == visible

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, status
 from pydantic import BaseModel, Field
 
-from hub.api.deps import ServicesDep
+from hub.api.deps import CallerDep, ServicesDep
 from hub.api.schemas import ErrorBody, InvalidRequest
 from hub.conflicts import ledger
 from hub.conflicts.judge import Severity
@@ -82,7 +82,9 @@ def get_conflict(conflict_id: str, services: ServicesDep) -> Conflict:
     response_model=Conflict,
     responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": InvalidRequest}},
 )
-def resolve_conflict(conflict_id: str, body: ResolveRequest, services: ServicesDep) -> Conflict:
+def resolve_conflict(
+    conflict_id: str, body: ResolveRequest, services: ServicesDep, caller: CallerDep
+) -> Conflict:
     """Keep one memory (the other becomes `superseded`, linked to it) or keep `both` (dismissed)."""
     conflict = _found(services, conflict_id)
     if not conflict.open:
@@ -96,7 +98,7 @@ def resolve_conflict(conflict_id: str, body: ResolveRequest, services: ServicesD
             services.store,
             conflict,
             keep=body.keep,
-            by=body.by,
+            by=caller.decided_by(body.by),
             note=body.note,
         )
     except ResolutionError as exc:

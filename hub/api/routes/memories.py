@@ -1,4 +1,4 @@
-"""Reading memories: one by id, or an agent's memories page by page."""
+"""Reading memories: one by id, or an agent's memories page by page; reporting one used."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ from fastapi import APIRouter, HTTPException, Query, status
 
 from hub.api.deps import CallerDep, ServicesDep
 from hub.api.schemas import ErrorBody, MemoryPage, MemoryPublic
-from hub.models import Kind, Scope, State, Tier, utcnow
+from hub.auth.principal import Principal
+from hub.models import Kind, Memory, Scope, State, Tier, utcnow
+from hub.promotion.jobs import enqueue_scoring
+from hub.promotion.usage import UseRecorded, record_use
+from hub.services import Services
 from hub.store.base import MemoryFilter
 
 router = APIRouter(prefix="/v1/memories", tags=["memories"])
@@ -45,10 +49,31 @@ def list_memories(
     )
 
 
+def _readable(services: Services, caller: Principal, memory_id: str) -> Memory:
+    """The memory, if the caller may see it: outside its grants, or expired, a memory does not exist
+    (rather than being forbidden), as in search."""
+    found = services.store.get([memory_id])
+    expired = bool(found) and found[0].expires_at is not None and found[0].expires_at <= utcnow()
+    if not found or expired or not caller.may_read(found[0]):
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no memory with id {memory_id!r}")
+    return found[0]
+
+
 @router.get("/{memory_id}", response_model=MemoryPublic, responses={404: {"model": ErrorBody}})
 def get_memory(memory_id: str, services: ServicesDep, caller: CallerDep) -> MemoryPublic:
-    found = services.store.get([memory_id])
-    # Outside the caller's grants a memory does not exist, rather than being forbidden.
-    if not found or not caller.may_read(found[0]):
-        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no memory with id {memory_id!r}")
-    return MemoryPublic.model_validate(found[0].model_dump())
+    return MemoryPublic.model_validate(_readable(services, caller, memory_id).model_dump())
+
+
+@router.post(
+    "/{memory_id}/used",
+    response_model=UseRecorded,
+    responses={403: {"model": ErrorBody}, 404: {"model": ErrorBody}},
+)
+def report_use(memory_id: str, services: ServicesDep, caller: CallerDep) -> UseRecorded:
+    """An agent used a memory it retrieved (the owner referred back to it): a promotion signal.
+    Any key that may read the memory and write may report it."""
+    memory = _readable(services, caller, memory_id)
+    caller.require_write()
+    count = record_use(services.redis, services.keys, memory.id)
+    enqueue_scoring(services.background_queue, [memory.id])
+    return UseRecorded(memory_id=memory.id, used_count=count)

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 from fastapi import APIRouter, HTTPException, Request, Response, status
 from pydantic import BaseModel, Field
 
-from hub.api.deps import ServicesDep
+from hub.api.deps import CallerDep, ServicesDep
 from hub.api.schemas import ErrorBody, IsoDay, MemoryPublic
 from hub.models import Change, Kind, State, utcnow
 from hub.pages import daily, project
@@ -55,7 +55,8 @@ def daily_page(
     return _negotiated(request, page)
 
 
-@router.get("/v1/projects/{name}", response_model=ProjectPage, responses=AS_MARKDOWN)
+# `path`: a project may be named "client/acme" (the SDK sends it as one segment, %2F and all).
+@router.get("/v1/projects/{name:path}", response_model=ProjectPage, responses=AS_MARKDOWN)
 def project_page(name: str, request: Request, services: ServicesDep) -> ProjectPage | Response:
     """The project's file from its project-scoped memories: status, open loops, key decisions and why."""
     page = project.render(name, project.project_memories(services.store, name))
@@ -67,7 +68,9 @@ def project_page(name: str, request: Request, services: ServicesDep) -> ProjectP
     response_model=MemoryPublic,
     responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}},
 )
-def resolve_memory(memory_id: str, services: ServicesDep, body: ResolveRequest | None = None) -> MemoryPublic:
+def resolve_memory(
+    memory_id: str, services: ServicesDep, caller: CallerDep, body: ResolveRequest | None = None
+) -> MemoryPublic:
     """Close an open loop (or a task): it becomes `resolved`, recorded in its history."""
     body = body or ResolveRequest()
     found = services.store.get([memory_id])
@@ -80,7 +83,7 @@ def resolve_memory(memory_id: str, services: ServicesDep, body: ResolveRequest |
         )
     if memory.state is not State.active:
         raise HTTPException(status.HTTP_409_CONFLICT, f"memory {memory_id} is {memory.state.value}, not open")
-    change = Change(at=utcnow(), action="resolved", by=body.by, note=body.note,
+    change = Change(at=utcnow(), action="resolved", by=caller.decided_by(body.by), note=body.note,
                     changes={"state": [memory.state.value, State.resolved.value]})  # fmt: skip
     fields = {"state": State.resolved, "history": [*memory.history, change]}
     services.store.update(memory_id, fields)

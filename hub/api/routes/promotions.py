@@ -1,4 +1,4 @@
-"""Promotion: proposals for the owner, the weekly review list, and agents reporting a memory used."""
+"""Promotion: proposals for the owner and the weekly review list (agents report a memory used in `memories`)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, HTTPException, Query, status
 from pydantic import BaseModel, Field
 
-from hub.api.deps import ServicesDep
+from hub.api.deps import CallerDep, ServicesDep
 from hub.api.schemas import ErrorBody
+from hub.auth.principal import Principal
 from hub.models import State, utcnow
 from hub.promotion import proposals, weekly
-from hub.promotion.jobs import enqueue_scoring
 from hub.promotion.promoter import Promoter, ProposalClosed, ProposalNotFound
 from hub.promotion.proposals import ProposalStatus, ProposalView
-from hub.promotion.usage import UseRecorded, record_use
 from hub.promotion.weekly import ReviewItem, WeeklyReview
 
 router = APIRouter(tags=["promotions"])
@@ -50,12 +49,15 @@ def list_proposals(
     return ProposalList(proposals=promoter.views(found))
 
 
-def _decided(promoter: Promoter, decide: str, proposal_id: str, body: DecisionRequest) -> ProposalView:
+def _decided(
+    promoter: Promoter, decide: str, proposal_id: str, body: DecisionRequest, caller: Principal
+) -> ProposalView:
+    by = caller.decided_by(body.by)
     try:
         if decide == "approve":
-            proposal = promoter.approve(proposal_id, by=body.by, note=body.note)
+            proposal = promoter.approve(proposal_id, by=by, note=body.note)
         else:
-            proposal = promoter.reject(proposal_id, by=body.by, note=body.note)
+            proposal = promoter.reject(proposal_id, by=by, note=body.note)
     except ProposalNotFound as exc:
         raise HTTPException(status.HTTP_404_NOT_FOUND, str(exc)) from exc
     except ProposalClosed as exc:
@@ -67,15 +69,19 @@ DECIDE_ERRORS: dict[int | str, dict[str, object]] = {404: {"model": ErrorBody}, 
 
 
 @router.post("/v1/promotions/{proposal_id}/approve", response_model=ProposalView, responses=DECIDE_ERRORS)
-def approve(proposal_id: str, promoter: PromoterDep, body: DecisionRequest | None = None) -> ProposalView:
+def approve(
+    proposal_id: str, promoter: PromoterDep, caller: CallerDep, body: DecisionRequest | None = None
+) -> ProposalView:
     """Move the memory to the proposed tier; its history records the approval and the signals."""
-    return _decided(promoter, "approve", proposal_id, body or DecisionRequest())
+    return _decided(promoter, "approve", proposal_id, body or DecisionRequest(), caller)
 
 
 @router.post("/v1/promotions/{proposal_id}/reject", response_model=ProposalView, responses=DECIDE_ERRORS)
-def reject(proposal_id: str, promoter: PromoterDep, body: DecisionRequest | None = None) -> ProposalView:
+def reject(
+    proposal_id: str, promoter: PromoterDep, caller: CallerDep, body: DecisionRequest | None = None
+) -> ProposalView:
     """Leave the memory where it is; the hub does not propose the same move again."""
-    return _decided(promoter, "reject", proposal_id, body or DecisionRequest())
+    return _decided(promoter, "reject", proposal_id, body or DecisionRequest(), caller)
 
 
 @router.get("/v1/review/weekly", response_model=WeeklyReview)
@@ -90,15 +96,3 @@ def weekly_review(services: ServicesDep, days: Annotated[int, Query(ge=1, le=366
         if a.memory_id in memories and memories[a.memory_id].state is State.active
     ]
     return WeeklyReview(since=since, items=items)
-
-
-@router.post(
-    "/v1/memories/{memory_id}/used", response_model=UseRecorded, responses={404: {"model": ErrorBody}}
-)
-def report_use(memory_id: str, services: ServicesDep) -> UseRecorded:
-    """An agent used a memory it retrieved: the owner referred back to it, a promotion signal."""
-    if not services.store.get([memory_id]):
-        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no memory with id {memory_id!r}")
-    count = record_use(services.redis, services.keys, memory_id)
-    enqueue_scoring(services.background_queue, [memory_id])
-    return UseRecorded(memory_id=memory_id, used_count=count)
