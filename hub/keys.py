@@ -42,6 +42,12 @@ class Keys:
         return f"{self.prefix}:compaction:{agent}:scheduled"
 
     @property
-    def compaction_lock(self) -> str:
-        """Held while a compaction writes: merges reach across agents, so writers take turns."""
-        return f"{self.prefix}:compaction:lock"
+    def write_lock(self) -> str:
+        """Held while memories are rewritten from what was just read of them (a compaction's writes, the
+        write-time review of one memory, resolving a conflict): writers take turns, so none loses
+        another's sighting or history entry."""
+        return f"{self.prefix}:memories:write-lock"
+
+    def conflict_claim(self, conflict_id: str) -> str:
+        """Set by whoever decides a conflict, so two answers at once cannot both apply."""
+        return f"{self.prefix}:conflict:{conflict_id}:claim"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from hub.conflicts.tokens import content_words, first_sentence
+from hub.conflicts.tokens import content_words, first_sentence, tokenize
+from hub.conflicts.values import extract
 
 # A restatement may say it in other words ("Dana doesn't eat meat" / "Dana is vegetarian"): at most
 # this many content words the older memory lacks. The 52 restatements of benchmarks/data/
@@ -14,7 +15,16 @@ PARAPHRASE_WORDS = 3
 
 def adds_nothing(older: str, newer: str) -> bool:
     """Whether folding the text `newer` into `older` loses nothing: a few words of paraphrase at most,
-    and no new word after its first sentence (the judges compare first sentences)."""
+    no new name, and no new word after its first sentence (the judges compare first sentences)."""
     known = content_words(older)
     rest = content_words(newer[len(first_sentence(newer)) :]) - known
-    return not rest and len(content_words(newer) - known) <= PARAPHRASE_WORDS
+    return not rest and not _new_names(older, newer) and len(content_words(newer) - known) <= PARAPHRASE_WORDS
+
+
+def _new_names(older: str, newer: str) -> set[str]:
+    """Names in `newer` (as the judge reads them: places, people, brands) that `older` never says: a
+    name is news even in a paraphrase ("... is Dr. Eli Gross; Dr. Shachar retired" against "Dr.
+    Shachar is retiring")."""
+    said = {token.low for token in tokenize(older)} | content_words(older)
+    names, _ = extract(tokenize(newer), skip=set())
+    return {key for value in names if value.kind == "name" for key in value.keys if key not in said}

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 from redis import Redis
 
-from hub.conflicts.ledger import Conflict, ConflictStatus, Resolution, save
+from hub.conflicts.ledger import Conflict, ConflictStatus, Resolution, get, save
 from hub.keys import Keys
 from hub.models import Change, State, utcnow
 from hub.store.base import MemoryStore
 
 
 class ResolutionError(ValueError):
-    pass
+    """The decision names a memory the conflict is not about."""
+
+
+class ConflictDecided(Exception):
+    """The conflict was decided meanwhile, or the memory to keep no longer stands: nothing was changed."""
+
+
+# Longer than any decision takes; a claim left by a crashed process frees itself after it.
+CLAIM_SECONDS = 60
 
 
 def supersede(store: MemoryStore, *, loser: str, winner: str, by: str, note: str | None) -> bool:
@@ -49,15 +57,42 @@ def resolve(
     note: str | None = None,
     status: ConflictStatus = ConflictStatus.resolved,
 ) -> Conflict:
-    """Keep one memory (the other is superseded) or `both` (the conflict is dismissed)."""
+    """Keep one memory (the other is superseded) or `both` (the conflict is dismissed).
+
+    One decision per conflict: two at once (the owner answering on two channels) cannot both apply,
+    and a memory superseded or removed since the conflict was recorded cannot be kept. Either raises
+    ConflictDecided and changes nothing.
+    """
     if keep != "both" and keep not in conflict.memory_ids:
         raise ResolutionError(f"keep: expected one of {conflict.memory_ids} or 'both', got {keep!r}")
-    if keep == "both":
-        status = ConflictStatus.dismissed
-    else:
-        loser = next(m for m in conflict.memory_ids if m != keep)
-        supersede(store, loser=loser, winner=keep, by=by, note=note or f"conflict {conflict.id}")
-    conflict.status = status
-    conflict.resolution = Resolution(keep=keep, by=by, note=note, at=utcnow())
-    save(redis, keys, conflict)
-    return conflict
+    claim = keys.conflict_claim(conflict.id)
+    if not redis.set(claim, by, nx=True, ex=CLAIM_SECONDS):
+        raise ConflictDecided(f"conflict {conflict.id} is being decided by another request")
+    try:
+        current = get(redis, keys, conflict.id) or conflict
+        if not current.open:
+            raise ConflictDecided(f"conflict {conflict.id} is already {current.status.value}")
+        if keep == "both":
+            status = ConflictStatus.dismissed
+        else:
+            _still_standing(store, keep)
+            loser = next(m for m in current.memory_ids if m != keep)
+            supersede(store, loser=loser, winner=keep, by=by, note=note or f"conflict {conflict.id}")
+        current.status = status
+        current.resolution = Resolution(keep=keep, by=by, note=note, at=utcnow())
+        save(redis, keys, current)
+        return current
+    finally:
+        redis.delete(claim)
+
+
+def _still_standing(store: MemoryStore, memory_id: str) -> None:
+    found = store.get([memory_id])
+    if not found:
+        raise ConflictDecided(
+            f"keep: memory {memory_id} no longer exists (merged or expired); keep the other or 'both'"
+        )
+    if found[0].state is State.superseded:
+        raise ConflictDecided(
+            f"keep: memory {memory_id} was superseded by {found[0].superseded_by} since; keep the other or 'both'"
+        )

@@ -17,6 +17,7 @@ an event redelivered after a crash is reviewed again with the same result.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 
 from redis import Redis
@@ -25,8 +26,9 @@ from hub.conflicts import ledger
 from hub.conflicts.fold import adds_nothing
 from hub.conflicts.judge import Judge, Judgement, Statement, Verdict
 from hub.conflicts.ledger import Conflict, ConflictStatus, Side
-from hub.conflicts.resolve import resolve, supersede
+from hub.conflicts.resolve import ConflictDecided, resolve, supersede
 from hub.keys import Keys
+from hub.locks import writing
 from hub.models import Change, Kind, Memory, State, utcnow
 from hub.settings import Settings
 from hub.store.base import NO_TERMS, MemoryFilter, MemoryStore, SearchMode, SearchQuery
@@ -53,6 +55,20 @@ def side(memory: Memory) -> Side:
     )
 
 
+def may_fold(older: Memory, newer: Memory) -> bool:
+    """Whether `newer` may be folded into `older` (and deleted): only into a memory seen where it is
+    seen, and lasting as long. Folded into a temporary, private or narrower copy, a fact would expire
+    with it or vanish from the searches that found it."""
+    return (
+        (older.scope, older.project, older.person) == (newer.scope, newer.project, newer.person)
+        and (newer.private or not older.private)
+        and (
+            older.expires_at is None
+            or (newer.expires_at is not None and older.expires_at >= newer.expires_at)
+        )
+    )
+
+
 def order(memory: Memory) -> tuple[float, float, str]:
     """Which of two memories is older: by when it happened, then when it was stored, then id."""
     return (memory.occurred_at.timestamp(), memory.created_at.timestamp(), memory.id)
@@ -73,10 +89,14 @@ class Reviewer:
         """
         outcome = ReviewOutcome()
         for memory in sorted(memories, key=order):
-            current = self.store.get([memory.id])
-            if not current or current[0].state is State.superseded or memory.id not in vectors:
+            if memory.id not in vectors:
                 continue
-            self._review_one(current[0], vectors[memory.id], outcome)
+            # Read and written under the writers' lock: another worker's review of a restatement of
+            # the same memory would otherwise write back its sightings without this one's.
+            with writing(self.redis, self.keys):
+                current = self.store.get([memory.id])
+                if current and current[0].state is not State.superseded:
+                    self._review_one(current[0], vectors[memory.id], outcome)
         return outcome
 
     def candidates(self, memory: Memory, dense: list[float]) -> list[tuple[Memory, float]]:
@@ -106,12 +126,20 @@ class Reviewer:
 
     def _review_one(self, memory: Memory, dense: list[float], outcome: ReviewOutcome) -> None:
         named = self._apply_explicit_corrections(memory) if memory.kind is Kind.correction else set()
+        # Once the memory has superseded another, it stays: folded away, it would leave that one
+        # superseded by a memory that no longer exists.
+        won = bool(named)
         for rank, (older, similarity) in enumerate(self.candidates(memory, dense)):
             # A reported change ("quit the thursday futsal") replaces one fact: the closest one.
             judgement = self.judge.judge(
                 statement(older), statement(memory), similarity if rank == 0 else None
             )
-            if judgement.verdict is Verdict.same and adds_nothing(older.text, memory.text):
+            if (
+                judgement.verdict is Verdict.same
+                and not won
+                and may_fold(older, memory)
+                and adds_nothing(older.text, memory.text)
+            ):
                 self._reinforce(older, memory)
                 outcome.merged_into[memory.id] = older.id
                 return
@@ -123,7 +151,9 @@ class Reviewer:
                 corrects = memory.kind is Kind.correction and (
                     older.id in named if named else not judgement.inferred
                 )
-                outcome.conflicts.append(self._conflict(older, memory, judgement, corrects=corrects))
+                conflict = self._conflict(older, memory, judgement, corrects=corrects)
+                outcome.conflicts.append(conflict)
+                won = won or (conflict.resolution is not None and conflict.resolution.keep == memory.id)
 
     def _reinforce(self, older: Memory, newer: Memory) -> None:
         """Fold `newer` into `older`: one memory, one more sighting."""
@@ -192,6 +222,16 @@ class Reviewer:
         return conflict
 
     def _apply_policy(self, conflict: Conflict, newer: Memory, *, corrects: bool) -> None:
+        with suppress(ConflictDecided):  # decided meanwhile (the owner answered): that decision stands
+            self._decide(conflict, newer, corrects=corrects)
+
+    def _decide(self, conflict: Conflict, newer: Memory, *, corrects: bool) -> None:
+        # A temporary memory never wins automatically over one that lasts: it would leave it
+        # superseded by a memory about to expire. It waits for the owner, with its proposal.
+        outlives = newer.expires_at is None or any(
+            m.expires_at is not None and m.expires_at <= newer.expires_at
+            for m in self.store.get([i for i in conflict.memory_ids if i != newer.id])
+        )
         if corrects:
             resolve(
                 self.redis,
@@ -202,7 +242,11 @@ class Reviewer:
                 by=newer.agent,
                 note="the owner corrected this; the correction supersedes the old memory",
             )
-        elif conflict.severity.value in self.settings.conflict_auto_resolve and not conflict.inferred:
+        elif (
+            conflict.severity.value in self.settings.conflict_auto_resolve
+            and not conflict.inferred
+            and outlives
+        ):
             resolve(
                 self.redis,
                 self.keys,

@@ -1,5 +1,6 @@
 """Conflicts across agents, through the real pipeline: detect, record, resolve."""
 
+import threading
 from collections.abc import Callable
 
 from starlette.testclient import TestClient
@@ -179,3 +180,90 @@ def test_a_reported_change_is_asked_as_a_replacement_and_ranked_first(
     assert set(question["options"].values()) == {old, new, "both"}
     hits = [h.id for h in wa.search("What dose of metformin does Lakshmi take?")]
     assert hits.index(new) < hits.index(old)
+
+
+def test_a_correction_that_superseded_a_memory_is_never_folded_away(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
+    publish_all(wa, "Netanel's dentist appointment is on Thursday")
+    [monday] = publish_all(tg, "Netanel's dentist appointment is on Monday")
+    # Said exactly as the Thursday memory says it: folded into it, it would leave Monday superseded by
+    # a memory that no longer exists.
+    [correction] = publish_all(
+        tg, "Netanel's dentist appointment is on Thursday", kind="correction", related=[monday]
+    )
+    assert api.get(f"/v1/memories/{monday}").json()["superseded_by"] == correction
+    assert api.get(f"/v1/memories/{correction}").status_code == 200
+
+
+def test_a_memory_superseded_since_the_conflict_cannot_be_kept(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    wa = make_agent("wa", "whatsapp")
+    late, early = publish_all(wa, "Netanel works until 20:00", "Netanel works until 17:00")
+    [conflict] = conflicts(api)
+    [correction] = publish_all(wa, "Netanel works until 19:00", kind="correction", related=[late])
+    refused = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": late})
+    assert refused.status_code == 409, refused.text
+    assert (
+        refused.json()["detail"]
+        == f"keep: memory {late} was superseded by {correction} since; keep the other or 'both'"
+    )
+    assert api.get(f"/v1/memories/{early}").json()["state"] == "active"  # nothing was changed
+    assert api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": "both"}).status_code == 200
+
+
+def test_two_answers_at_once_one_applies_and_the_other_is_refused(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    # A high-severity question goes to every agent in the conflict: the owner may answer on both.
+    wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
+    for person in ("Netanel", "Dana", "Avi", "Yael"):
+        [allergic] = publish_all(wa, f"{person} is allergic to peanuts")
+        [not_allergic] = publish_all(tg, f"{person} has no food allergies")
+        [conflict] = [c for c in conflicts(api) if set(c["memory_ids"]) == {allergic, not_allergic}]
+        barrier, codes = threading.Barrier(2), []
+
+        def answer(keep: str) -> None:
+            barrier.wait()
+            codes.append(api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": keep}).status_code)
+
+        threads = [threading.Thread(target=answer, args=(keep,)) for keep in (allergic, not_allergic)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(codes) == [200, 409]
+        states = [api.get(f"/v1/memories/{m}").json()["state"] for m in (allergic, not_allergic)]
+        assert sorted(states) == ["active", "superseded"]
+
+
+def test_a_fact_is_never_folded_into_a_temporary_or_private_copy(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
+    [temporary] = publish_all(
+        wa, "The plumber Moshe comes on Sunday at 10:00", scope="temporary", ttl_seconds=600
+    )
+    [lasting] = publish_all(tg, "The plumber Moshe comes on Sunday at 10:00")
+    [private] = publish_all(wa, "Netanel sees the therapist Dr. Orit Ben-David", private=True)
+    [public] = publish_all(tg, "Netanel sees the therapist Dr. Orit Ben-David")
+    # Folded, the fact would expire with the temporary copy, or vanish from group chats with the private one.
+    assert lasting != temporary and public != private
+    assert api.get(f"/v1/memories/{lasting}").json()["scope"] == "global"
+    assert [
+        h.id for h in tg.search("Netanel therapist", chat_type="group", limit=10) if h.id in (public, private)
+    ] == [public]
+
+
+def test_a_temporary_statement_does_not_win_automatically_over_a_lasting_one(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
+    [blue] = publish_all(wa, "Netanel's favourite colour is blue")
+    publish_all(tg, "Netanel's favourite colour is green", scope="temporary", ttl_seconds=600)
+    [conflict] = conflicts(api)
+    # Low severity resolves itself for two lasting memories; here the owner decides.
+    assert (conflict["severity"], conflict["status"]) == ("low", "open")
+    assert api.get(f"/v1/memories/{blue}").json()["state"] == "active"

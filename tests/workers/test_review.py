@@ -1,5 +1,6 @@
 """The write-time review as a job of its own: after the store, on the background queue."""
 
+import threading
 from collections.abc import Callable
 
 import pytest
@@ -121,3 +122,34 @@ def test_a_reported_change_is_a_conflict_proposed_to_the_owner_not_resolved(
     assert set(conflict.memory_ids) == {older, newer} and conflict.proposal == newer
     assert conflict.status is ConflictStatus.open and conflict.inferred and "'quit'" in conflict.reason
     assert {m.state for m in services.store.get([older, newer])} == {State.active}
+
+
+def test_two_workers_reviewing_restatements_of_one_memory_at_once_lose_no_sighting(
+    make_services: Callable[..., Services],
+) -> None:
+    # Two review jobs (two workers) fold their restatements into the same memory at the same moment:
+    # each reads its sightings and writes them back with one more, so they take turns (`hub.locks`).
+    services = make_services()
+    for trial in range(5):
+        text = f"Netanel's gym locker is number {300 + trial}"
+        original = publisher(services, "wa").publish(text)
+        drain_stream(services, consumer="test")
+        restatements = [publisher(services, agent).publish(text) for agent in ("tg", "slack")]
+        drain_stream(services, consumer="test")
+        first = services.store.get([memory_id_for(original)])
+        services.reviewer.review(first, services.store.vectors([first[0].id]))
+        barrier = threading.Barrier(2)
+
+        def review(event_id: str) -> None:
+            memory = services.store.get([memory_id_for(event_id)])
+            barrier.wait()
+            services.reviewer.review(memory, services.store.vectors([memory[0].id]))
+
+        threads = [threading.Thread(target=review, args=(event_id,)) for event_id in restatements]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        kept = services.store.get([memory_id_for(original)])[0]
+        assert sorted(s.agent for s in kept.sightings) == ["slack", "tg", "wa"], trial
+        assert services.store.get([memory_id_for(e) for e in restatements]) == []  # both folded

@@ -12,7 +12,8 @@ from hub.api.schemas import ErrorBody, InvalidRequest
 from hub.conflicts import ledger
 from hub.conflicts.judge import Severity
 from hub.conflicts.ledger import Conflict, ConflictStatus
-from hub.conflicts.resolve import ResolutionError, resolve
+from hub.conflicts.resolve import ConflictDecided, ResolutionError, resolve
+from hub.locks import writing
 from hub.models import Scope
 
 router = APIRouter(tags=["conflicts"])
@@ -92,17 +93,21 @@ def resolve_conflict(
             status.HTTP_409_CONFLICT, f"conflict {conflict_id} is already {conflict.status.value}"
         )
     try:
-        return resolve(
-            services.redis,
-            services.keys,
-            services.store,
-            conflict,
-            keep=body.keep,
-            by=caller.decided_by(body.by),
-            note=body.note,
-        )
+        # The loser is rewritten from what was read of it: the hub's other writers wait meanwhile.
+        with writing(services.redis, services.keys):
+            return resolve(
+                services.redis,
+                services.keys,
+                services.store,
+                conflict,
+                keep=body.keep,
+                by=caller.decided_by(body.by),
+                note=body.note,
+            )
     except ResolutionError as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc)) from exc
+    except ConflictDecided as exc:
+        raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from exc
 
 
 @router.get("/v1/questions", response_model=QuestionList)
