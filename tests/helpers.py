@@ -7,12 +7,18 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+T = TypeVar("T")
 
 
 def free_port() -> int:
@@ -54,3 +60,20 @@ def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path, *, 
             pass
         time.sleep(0.2)
     raise AssertionError(f"memhub not healthy after {timeout} s:\n{log.read_text()[-3000:]}")
+
+
+def at_once(*calls: Callable[[], T]) -> list[T]:
+    """Run each call in a thread of its own, all released together; their results, in order."""
+    barrier = threading.Barrier(len(calls))
+    results: dict[int, T] = {}
+
+    def run(i: int) -> None:
+        barrier.wait()
+        results[i] = calls[i]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return [results[i] for i in range(len(calls))]

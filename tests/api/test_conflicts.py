@@ -1,11 +1,12 @@
 """Conflicts across agents, through the real pipeline: detect, record, resolve."""
 
-import threading
 from collections.abc import Callable
+from functools import partial
 
 from starlette.testclient import TestClient
 
 from clients import Memhub
+from tests.helpers import at_once
 
 
 def publish_all(agent: Memhub, *texts: str, **fields: object) -> list[str]:
@@ -223,17 +224,11 @@ def test_two_answers_at_once_one_applies_and_the_other_is_refused(
         [allergic] = publish_all(wa, f"{person} is allergic to peanuts")
         [not_allergic] = publish_all(tg, f"{person} has no food allergies")
         [conflict] = [c for c in conflicts(api) if set(c["memory_ids"]) == {allergic, not_allergic}]
-        barrier, codes = threading.Barrier(2), []
-
-        def answer(keep: str) -> None:
-            barrier.wait()
-            codes.append(api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": keep}).status_code)
-
-        threads = [threading.Thread(target=answer, args=(keep,)) for keep in (allergic, not_allergic)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        path = f"/v1/conflicts/{conflict['id']}/resolve"
+        answers = at_once(
+            *(partial(api.post, path, json={"keep": keep}) for keep in (allergic, not_allergic))
+        )
+        codes = [answer.status_code for answer in answers]
         assert sorted(codes) == [200, 409]
         states = [api.get(f"/v1/memories/{m}").json()["state"] for m in (allergic, not_allergic)]
         assert sorted(states) == ["active", "superseded"]

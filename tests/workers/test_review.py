@@ -1,7 +1,7 @@
 """The write-time review as a job of its own: after the store, on the background queue."""
 
-import threading
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 from rq.job import Job
@@ -14,6 +14,7 @@ from hub.models import State, memory_id_for
 from hub.queue import DRAIN_JOB
 from hub.services import Services
 from hub.status import EventState, read_status
+from tests.helpers import at_once
 from tests.workers.test_ingest import publisher
 from workers import runtime
 from workers.ingest import drain_stream
@@ -138,18 +139,8 @@ def test_two_workers_reviewing_restatements_of_one_memory_at_once_lose_no_sighti
         drain_stream(services, consumer="test")
         first = services.store.get([memory_id_for(original)])
         services.reviewer.review(first, services.store.vectors([first[0].id]))
-        barrier = threading.Barrier(2)
-
-        def review(event_id: str) -> None:
-            memory = services.store.get([memory_id_for(event_id)])
-            barrier.wait()
-            services.reviewer.review(memory, services.store.vectors([memory[0].id]))
-
-        threads = [threading.Thread(target=review, args=(event_id,)) for event_id in restatements]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        memories = [services.store.get([memory_id_for(event_id)]) for event_id in restatements]
+        at_once(*(partial(services.reviewer.review, m, services.store.vectors([m[0].id])) for m in memories))
         kept = services.store.get([memory_id_for(original)])[0]
         assert sorted(s.agent for s in kept.sightings) == ["slack", "tg", "wa"], trial
         assert services.store.get([memory_id_for(e) for e in restatements]) == []  # both folded
