@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from redis import Redis
 
-from hub.conflicts.ledger import Conflict, ConflictStatus, Resolution, get, save
+from hub.conflicts.ledger import Conflict, ConflictStatus, Resolution, get, open_conflicts_of, save
 from hub.keys import Keys
 from hub.models import Change, State, utcnow
 from hub.store.base import MemoryStore
@@ -81,9 +81,36 @@ def resolve(
         current.status = status
         current.resolution = Resolution(keep=keep, by=by, note=note, at=utcnow())
         save(redis, keys, current)
+        if keep != "both":
+            settle_moot(redis, keys, loser, why=f"superseded by {keep} (conflict {conflict.id})", by=by)
         return current
     finally:
         redis.delete(claim)
+
+
+def settle_moot(redis: Redis, keys: Keys, memory_id: str, *, why: str, by: str) -> list[Conflict]:
+    """Close the open conflicts `memory_id` still sits in, now that it no longer stands (`why`): the
+    other side stands, and nobody is asked about a memory already replaced. Changes no memory; a
+    conflict being decided meanwhile is left to that decision."""
+    settled = []
+    for cid in open_conflicts_of(redis, keys, [memory_id])[memory_id]:
+        claim = keys.conflict_claim(cid)
+        if not redis.set(claim, by, nx=True, ex=CLAIM_SECONDS):
+            continue
+        try:
+            conflict = get(redis, keys, cid)
+            if conflict is None or not conflict.open:
+                continue
+            other = next(m for m in conflict.memory_ids if m != memory_id)
+            conflict.status = ConflictStatus.auto_resolved
+            conflict.resolution = Resolution(
+                keep=other, by=by, note=f"memory {memory_id} was {why}", at=utcnow()
+            )
+            save(redis, keys, conflict)
+            settled.append(conflict)
+        finally:
+            redis.delete(claim)
+    return settled
 
 
 def _still_standing(store: MemoryStore, memory_id: str) -> None:

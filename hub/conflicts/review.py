@@ -26,7 +26,7 @@ from hub.conflicts import ledger
 from hub.conflicts.fold import adds_nothing
 from hub.conflicts.judge import Judge, Judgement, Statement, Verdict
 from hub.conflicts.ledger import Conflict, ConflictStatus, Side
-from hub.conflicts.resolve import ConflictDecided, resolve, supersede
+from hub.conflicts.resolve import ConflictDecided, resolve, settle_moot, supersede
 from hub.keys import Keys
 from hub.locks import writing
 from hub.models import Change, Kind, Memory, State, utcnow
@@ -126,9 +126,9 @@ class Reviewer:
 
     def _review_one(self, memory: Memory, dense: list[float], outcome: ReviewOutcome) -> None:
         named = self._apply_explicit_corrections(memory) if memory.kind is Kind.correction else set()
-        # Once the memory has superseded another, it stays: folded away, it would leave that one
-        # superseded by a memory that no longer exists.
-        won = bool(named)
+        # Once the memory has superseded another, or sits in a conflict, it stays: folded away, it
+        # would leave that one superseded by (or in a conflict with) a memory that no longer exists.
+        involved = bool(named)
         for rank, (older, similarity) in enumerate(self.candidates(memory, dense)):
             # A reported change ("quit the thursday futsal") replaces one fact: the closest one.
             judgement = self.judge.judge(
@@ -136,7 +136,7 @@ class Reviewer:
             )
             if (
                 judgement.verdict is Verdict.same
-                and not won
+                and not involved
                 and may_fold(older, memory)
                 and adds_nothing(older.text, memory.text)
             ):
@@ -151,9 +151,8 @@ class Reviewer:
                 corrects = memory.kind is Kind.correction and (
                     older.id in named if named else not judgement.inferred
                 )
-                conflict = self._conflict(older, memory, judgement, corrects=corrects)
-                outcome.conflicts.append(conflict)
-                won = won or (conflict.resolution is not None and conflict.resolution.keep == memory.id)
+                outcome.conflicts.append(self._conflict(older, memory, judgement, corrects=corrects))
+                involved = True
 
     def _reinforce(self, older: Memory, newer: Memory) -> None:
         """Fold `newer` into `older`: one memory, one more sighting."""
@@ -190,6 +189,9 @@ class Reviewer:
                 winner=correction.id,
                 by=correction.agent,
                 note=f"corrected by the owner: {correction.text}",
+            )
+            settle_moot(
+                self.redis, self.keys, target.id, why=f"corrected by {correction.id}", by=correction.agent
             )
         return {target.id for target in targets}
 

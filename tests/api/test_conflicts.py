@@ -6,6 +6,8 @@ from functools import partial
 from starlette.testclient import TestClient
 
 from clients import Memhub
+from hub.conflicts.resolve import supersede
+from hub.embedded import EmbeddedHub
 from tests.helpers import at_once
 
 
@@ -198,18 +200,38 @@ def test_a_correction_that_superseded_a_memory_is_never_folded_away(
     assert api.get(f"/v1/memories/{correction}").status_code == 200
 
 
-def test_a_memory_superseded_since_the_conflict_cannot_be_kept(
+def test_a_conflict_about_a_memory_corrected_since_is_settled_not_asked(
     api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
+    [allergic] = publish_all(wa, "Netanel is allergic to peanuts")
+    [not_allergic] = publish_all(tg, "Netanel has no food allergies")
+    [conflict] = conflicts(api, severity="high")
+    assert len(api.get("/v1/questions", params={"agent": "tg"}).json()["questions"]) == 1
+    [correction] = publish_all(wa, "Netanel is allergic to tree nuts, not peanuts", kind="correction",
+                               related=[allergic])  # fmt: skip
+
+    settled = api.get(f"/v1/conflicts/{conflict['id']}").json()
+    assert (settled["status"], settled["resolution"]["keep"]) == ("auto_resolved", not_allergic)
+    assert settled["resolution"]["note"] == f"memory {allergic} was corrected by {correction}"
+    assert api.get(f"/v1/memories/{not_allergic}").json()["state"] == "active"  # nothing else changed
+    assert api.get("/v1/questions", params={"agent": "tg"}).json()["questions"] == []
+
+
+def test_a_memory_superseded_since_the_conflict_cannot_be_kept(
+    api: TestClient, hub: EmbeddedHub, make_agent: Callable[..., Memhub]
 ) -> None:
     wa = make_agent("wa", "whatsapp")
     late, early = publish_all(wa, "Netanel works until 20:00", "Netanel works until 17:00")
     [conflict] = conflicts(api)
-    [correction] = publish_all(wa, "Netanel works until 19:00", kind="correction", related=[late])
+    # Superseded in the store alone (as a compaction merge does), the conflict still open.
+    [copy] = publish_all(wa, "Netanel's shift ends at 8pm", kind="status")
+    supersede(hub.services.store, loser=late, winner=copy, by="compaction", note="merged")
     refused = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": late})
     assert refused.status_code == 409, refused.text
     assert (
         refused.json()["detail"]
-        == f"keep: memory {late} was superseded by {correction} since; keep the other or 'both'"
+        == f"keep: memory {late} was superseded by {copy} since; keep the other or 'both'"
     )
     assert api.get(f"/v1/memories/{early}").json()["state"] == "active"  # nothing was changed
     assert api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": "both"}).status_code == 200
