@@ -11,7 +11,8 @@ candidate limit, or two workers writing the same fact at once.
 
 The canonical memory of a group is the one in the highest tier, then the oldest, so a merge never
 takes a fact out of core. Two agents' core memories are never merged: each agent's core block lists
-its own memories, and each needs the fact there.
+its own memories, and each needs the fact there. A private memory and a public one are never merged
+either: folded into a private canonical, the public fact would vanish from group chats.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def rank(memory: Memory) -> tuple[int, float, float, str]:
 
 def may_merge(a: Memory, b: Memory) -> bool:
     """Merging must not change who may see a fact, nor take it out of an agent's core."""
-    if (a.scope, a.project, a.person) != (b.scope, b.project, b.person):
+    # Group chats never see private memories: a public copy folded into one would vanish from them.
+    if (a.scope, a.project, a.person, a.private) != (b.scope, b.project, b.person, b.private):
         return False
     if a.scope is Scope.temporary:  # it expires on its own
         return False

@@ -58,3 +58,20 @@ def test_near_duplicates_from_two_agents_become_one_and_conflicting_look_alikes_
     # Compacting the other agent finds nothing more to merge.
     assert compact(hub, settle, "tg-assistant")["merge"] == []
     assert len([m for m in everything(hub.services.store).values() if m.state == "active"]) == 3
+
+
+def test_a_public_memory_is_not_merged_into_a_private_near_duplicate(
+    hub: EmbeddedHub, make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    public = stored(wa, "The plumber Moshe comes on Sunday at 10:00")
+    # Said in a direct chat and backfilled: older, so it would be the canonical memory of the pair.
+    private = stored(wa, "The plumber Moshe comes on Sunday at 10:00.", private=True, occurred_at=days_ago(1))
+    settle()
+    assert public != private
+
+    assert compact(hub, settle, "wa-assistant")["merge"] == []
+    assert {wa.memory(public).state, wa.memory(private).state} == {"active"}
+    # Group chats never see private memories: the public one is what they find.
+    hits = wa.search("when does the plumber come?", chat_type="group", limit=5)
+    assert [h.id for h in hits if "plumber" in h.text] == [public]
