@@ -3,7 +3,9 @@
 Merged copies are marked superseded (linked to the canonical memory) rather than deleted: search and
 the core block leave them out all the same, and undoing a merge is then a matter of reading both
 histories, since nothing was thrown away. Purged memories are the exception: an expired temporary
-memory is meant to go, and the report lists what was purged.
+memory is meant to go, and the report lists what was purged. What it had superseded is not left
+linked to a memory that no longer exists: it goes back to active, or, when the temporary memory was
+itself superseded since, to the memory that replaced it.
 
 Each change is made only if the memory is still as the plan saw it, so a plan applied while agents
 keep writing never undoes their newer changes; what moved on is reported as skipped.
@@ -17,7 +19,7 @@ from redis import Redis
 
 from hub.compaction.duplicates import Progress
 from hub.compaction.plan import Compaction, MergePlan
-from hub.compaction.scan import LIVE
+from hub.compaction.scan import LIVE, superseded_by_winner
 from hub.keys import Keys
 from hub.models import Change, Memory, State, Tier
 from hub.store.base import MemoryStore
@@ -37,10 +39,37 @@ def _record(memory: Memory, change: Change) -> list[Change]:
     return [*memory.history, change]
 
 
-def purge(store: MemoryStore, memory_id: str, *, now: datetime) -> bool:
+def _reinstate(
+    store: MemoryStore, loser: Memory, *, expired: str, successor: str | None, now: datetime
+) -> None:
+    """`loser` was superseded by `expired`: link it to what superseded that memory, or make it active again."""
+    note = f"the temporary memory that superseded it expired: {expired}"
+    if successor is None:
+        fields: dict[str, object] = {"state": State.active, "superseded_by": None}
+        changes = {"state": [loser.state.value, State.active.value], "superseded_by": [expired, None]}
+        change = Change(at=now, action="restored", by=BY, note=note, changes=changes)
+    else:
+        fields = {"superseded_by": successor}
+        changes = {"superseded_by": [expired, successor]}
+        note += f", and {successor} had superseded that"
+        change = Change(at=now, action="superseded", by=BY, note=note, changes=changes)
+    store.update(loser.id, {**fields, "history": _record(loser, change)})
+
+
+def purge(store: MemoryStore, memory_id: str, *, now: datetime, losers: dict[str, list[str]]) -> bool:
+    """Delete an expired memory, first reinstating what it superseded (`losers`: ids by their winner's id)."""
     memory = _one(store, memory_id)
     if memory is not None and (memory.expires_at is None or memory.expires_at > now):
         return False
+    later = _one(store, memory.superseded_by) if memory is not None and memory.superseded_by else None
+    for loser in store.get(losers.pop(memory_id, [])):
+        if loser.state is not State.superseded or loser.superseded_by != memory_id:
+            continue  # it moved on since
+        successor = later.id if later is not None and later.id != loser.id else None
+        _reinstate(store, loser, expired=memory_id, successor=successor, now=now)
+        if successor is not None:  # should that one be purged later in this plan, the loser moves on again
+            losers.setdefault(successor, []).append(loser.id)
+    # Deleted last: if this stops half-way, the next compaction finds the expired memory and finishes.
     store.delete([memory_id])
     return True
 
@@ -131,8 +160,9 @@ def apply_plan(
     size, budget = plan.core_before, plan.budget
     over = f"core over budget: {size.words} words, {size.lines} lines (budget {budget.words}, {budget.lines})"
     with redis.lock(keys.compaction_lock, timeout=LOCK_SECONDS, blocking_timeout=LOCK_SECONDS):
+        losers = superseded_by_winner(store) if plan.purge else {}
         for memory_id in plan.purge:
-            step(purge(store, memory_id, now=now), memory_id)
+            step(purge(store, memory_id, now=now, losers=losers), memory_id)
         for group in plan.merge:
             missed = merge(store, group, now=now)
             skipped += missed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import UTC, datetime
 
 from hub.models import Memory, State
@@ -23,3 +24,13 @@ def known_agents(store: MemoryStore) -> list[str]:
     """Every agent with a memory in the store, sorted."""
     flt = MemoryFilter(now=EPOCH, all_scopes=True, states=frozenset(State))
     return sorted({memory.agent for memory in scroll_all(store, flt)})
+
+
+def superseded_by_winner(store: MemoryStore) -> dict[str, list[str]]:
+    """The ids of superseded memories, by the id of the memory that superseded each."""
+    flt = MemoryFilter(now=EPOCH, all_scopes=True, states=frozenset({State.superseded}))
+    losers: dict[str, list[str]] = defaultdict(list)
+    for memory in scroll_all(store, flt):
+        if memory.superseded_by:
+            losers[memory.superseded_by].append(memory.id)
+    return losers

@@ -53,3 +53,37 @@ def test_expired_are_purged_stale_are_marked_and_a_dry_run_changes_nothing(
     assert change.changes == {"state": ["active", "stale"]}
     assert wa.memory(coffee).state == "active" and wa.memory(meeting).state == "active"
     assert dentist in {h.id for h in wa.search("who is Netanel's dentist?")}  # stale, still found
+
+
+def test_what_an_expired_temporary_memory_superseded_comes_back_when_it_is_purged(
+    hub: EmbeddedHub, make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    wa = make_agent(AGENT, "whatsapp")
+    locker = stored(wa, "Netanel's gym locker is number 12")
+    office = stored(wa, "Netanel works from the Tel Aviv office")
+    # Two temporary corrections; the second was itself corrected since by a lasting one.
+    repair = stored(wa, "Netanel's gym locker is number 40 while 12 is repaired", kind="correction",
+                    related=[locker], scope="temporary", ttl_seconds=2)  # fmt: skip
+    haifa = stored(wa, "Netanel works from the Haifa office this week", kind="correction",
+                   related=[office], scope="temporary", ttl_seconds=2)  # fmt: skip
+    moved = stored(wa, "Netanel moved to the Haifa office for good", kind="correction", related=[haifa])
+    settle()
+    assert (wa.memory(locker).state, wa.memory(locker).superseded_by) == ("superseded", repair)
+    assert (wa.memory(office).superseded_by, wa.memory(haifa).superseded_by) == (haifa, moved)
+    time.sleep(2.1)  # both temporary corrections expire
+
+    done = compact(hub, settle, dry_run=False)
+    assert sorted(done["purge"]) == sorted([repair, haifa]) and done["skipped"] == []
+
+    # Not left superseded by a memory that no longer exists: active again, and its history says why.
+    back = wa.memory(locker)
+    assert (back.state, back.superseded_by) == ("active", None)
+    change = back.history[-1]
+    assert (change.action, change.by) == ("restored", "compaction")
+    assert change.changes == {"state": ["superseded", "active"], "superseded_by": [repair, None]}
+    assert repair in (change.note or "") and "expired" in (change.note or "")
+    assert locker in {h.id for h in wa.search("which gym locker is Netanel's?")}
+    # What replaced the expired correction still stands: the old memory now links to it instead.
+    linked = wa.memory(office)
+    assert (linked.state, linked.superseded_by) == ("superseded", moved)
+    assert linked.history[-1].changes == {"superseded_by": [haifa, moved]}
