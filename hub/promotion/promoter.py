@@ -7,7 +7,8 @@ deductions move without waiting. Every move is recorded in the memory's history 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -101,36 +102,54 @@ class Promoter:
         """Close pending proposals that no longer apply: the memory was superseded or already got there."""
         for proposal in proposals.pending_for(self.redis, self.keys, memory.id):
             if memory.state is not State.active or tiers.RANK[memory.tier] >= tiers.RANK[proposal.to_tier]:
-                closed = proposals.decide(proposal, ProposalStatus.withdrawn, by="hub", note=note)
-                proposals.save(self.redis, self.keys, closed)
+                try:
+                    with self._deciding(proposal.id, by="hub") as pending:
+                        closed = proposals.decide(pending, ProposalStatus.withdrawn, by="hub", note=note)
+                        proposals.save(self.redis, self.keys, closed)
+                except ProposalClosed:
+                    pass  # the owner decided it meanwhile, or is deciding it now: that answer stands
 
-    def _pending(self, proposal_id: str) -> Proposal:
-        proposal = proposals.get(self.redis, self.keys, proposal_id)
-        if proposal is None:
-            raise ProposalNotFound(f"no proposal with id {proposal_id!r}")
-        if not proposal.pending:
-            raise ProposalClosed(f"proposal {proposal_id} is already {proposal.status.value}")
-        return proposal
+    @contextmanager
+    def _deciding(self, proposal_id: str, *, by: str) -> Iterator[Proposal]:
+        """The pending proposal, claimed: until the block ends, nothing else may decide it.
+
+        Read only once claimed, so of two decisions at once (approve and reject from two devices)
+        the second finds the proposal claimed, or already decided, and raises ProposalClosed.
+        """
+        if not proposals.claim(self.redis, self.keys, proposal_id, by=by):
+            raise ProposalClosed(f"proposal {proposal_id} is being decided by another request")
+        try:
+            proposal = proposals.get(self.redis, self.keys, proposal_id)
+            if proposal is None:
+                raise ProposalNotFound(f"no proposal with id {proposal_id!r}")
+            if not proposal.pending:
+                raise ProposalClosed(f"proposal {proposal_id} is already {proposal.status.value}")
+            yield proposal
+        finally:
+            proposals.release(self.redis, self.keys, proposal_id)
 
     def approve(self, proposal_id: str, *, by: str, note: str | None = None) -> Proposal:
         """Move the memory to the proposed tier, recording the approval and the signals in its history."""
-        proposal = self._pending(proposal_id)
-        found = self.store.get([proposal.memory_id])
-        if not found or found[0].state is not State.active:
-            state = found[0].state.value if found else "deleted"
-            raise ProposalClosed(f"memory {proposal.memory_id} is {state}: there is nothing to promote")
-        memory = found[0]
-        if tiers.RANK[memory.tier] < tiers.RANK[proposal.to_tier]:
-            why = f"approved proposal {proposal.id}: " + explain(proposal.reason, proposal.signals)
-            tiers.move(self.store, memory, proposal.to_tier, by=by, note=why + (f"; {note}" if note else ""))
-        decided = proposals.decide(proposal, ProposalStatus.approved, by=by, note=note)
-        proposals.save(self.redis, self.keys, decided)
+        with self._deciding(proposal_id, by=by) as proposal:
+            found = self.store.get([proposal.memory_id])
+            if not found or found[0].state is not State.active:
+                state = found[0].state.value if found else "deleted"
+                raise ProposalClosed(f"memory {proposal.memory_id} is {state}: there is nothing to promote")
+            memory = found[0]
+            if tiers.RANK[memory.tier] < tiers.RANK[proposal.to_tier]:
+                why = f"approved proposal {proposal.id}: " + explain(proposal.reason, proposal.signals)
+                tiers.move(
+                    self.store, memory, proposal.to_tier, by=by, note=why + (f"; {note}" if note else "")
+                )
+            decided = proposals.decide(proposal, ProposalStatus.approved, by=by, note=note)
+            proposals.save(self.redis, self.keys, decided)
         return decided
 
     def reject(self, proposal_id: str, *, by: str, note: str | None = None) -> Proposal:
         """The memory stays where it is; the same proposal is not made again."""
-        decided = proposals.decide(self._pending(proposal_id), ProposalStatus.rejected, by=by, note=note)
-        proposals.save(self.redis, self.keys, decided)
+        with self._deciding(proposal_id, by=by) as proposal:
+            decided = proposals.decide(proposal, ProposalStatus.rejected, by=by, note=note)
+            proposals.save(self.redis, self.keys, decided)
         return decided
 
     def views(self, found: Sequence[Proposal]) -> list[ProposalView]:

@@ -2,6 +2,8 @@
 
 A proposal's id derives from the memory and the tier it would move to, so scoring a memory again
 refreshes its proposal instead of adding another, and a proposal the owner rejected stays rejected.
+A proposal is decided once: whoever decides it (the owner, or the hub withdrawing it) claims it first,
+and a refresh never writes over a decision made since it read the proposal.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import cast
 
 from pydantic import BaseModel, Field
 from redis import Redis
+from redis.client import Pipeline
 
 from hub.keys import Keys
 from hub.models import Memory, Scope, Tier, utcnow
@@ -72,16 +75,37 @@ def _index(keys: Keys) -> str:
     return f"{keys.prefix}:proposals"
 
 
+def _claim(keys: Keys, pid: str) -> str:
+    return f"{keys.prefix}:proposal:{pid}:claim"
+
+
+# Longer than any decision takes; a claim left by a crashed process frees itself after it.
+CLAIM_SECONDS = 60
+
+
+def claim(redis: Redis, keys: Keys, pid: str, *, by: str) -> bool:
+    """Take the right to decide the proposal; False while someone else holds it."""
+    return bool(redis.set(_claim(keys, pid), by, nx=True, ex=CLAIM_SECONDS))
+
+
+def release(redis: Redis, keys: Keys, pid: str) -> None:
+    redis.delete(_claim(keys, pid))
+
+
 def get(redis: Redis, keys: Keys, pid: str) -> Proposal | None:
     raw = redis.get(_key(keys, pid))
     return Proposal.model_validate_json(raw) if raw else None
 
 
-def save(redis: Redis, keys: Keys, proposal: Proposal) -> None:
+def _write(pipe: Pipeline, keys: Keys, proposal: Proposal) -> None:
     proposal.updated_at = utcnow()
-    pipe = redis.pipeline(transaction=True)
     pipe.set(_key(keys, proposal.id), proposal.model_dump_json())
     pipe.zadd(_index(keys), {proposal.id: proposal.created_at.timestamp()})
+
+
+def save(redis: Redis, keys: Keys, proposal: Proposal) -> None:
+    pipe = redis.pipeline(transaction=True)
+    _write(pipe, keys, proposal)
     pipe.execute()
 
 
@@ -93,21 +117,32 @@ def propose(redis: Redis, keys: Keys, memory: Memory, assessment: Assessment) ->
     if assessment.target is None:
         raise ValueError("a proposal needs a target tier")
     pid = proposal_id(memory.id, assessment.target)
-    found = get(redis, keys, pid)
-    if found is not None and not found.pending:
-        return found
-    now = utcnow()
-    proposal = Proposal(
-        id=pid, memory_id=memory.id, text=memory.text, agent=memory.agent, scope=memory.scope,
-        project=memory.project, person=memory.person, from_tier=memory.tier, to_tier=assessment.target,
-        score=assessment.score, signals=assessment.signals, reason=assessment.reason,
-        created_at=found.created_at if found else now, updated_at=now,
-    )  # fmt: skip
-    if found is None or found.model_dump(exclude={"updated_at"}) != proposal.model_dump(
-        exclude={"updated_at"}
-    ):
-        save(redis, keys, proposal)
-    return proposal
+    key = _key(keys, pid)
+
+    def refresh(pipe: Pipeline) -> Proposal:
+        raw = pipe.get(key)
+        found = Proposal.model_validate_json(raw) if raw else None
+        if found is not None and not found.pending:
+            return found
+        now = utcnow()
+        proposal = Proposal(
+            id=pid, memory_id=memory.id, text=memory.text, agent=memory.agent, scope=memory.scope,
+            project=memory.project, person=memory.person, from_tier=memory.tier, to_tier=assessment.target,
+            score=assessment.score, signals=assessment.signals, reason=assessment.reason,
+            created_at=found.created_at if found else now, updated_at=now,
+        )  # fmt: skip
+        if found is None or found.model_dump(exclude={"updated_at"}) != proposal.model_dump(
+            exclude={"updated_at"}
+        ):
+            pipe.multi()
+            _write(pipe, keys, proposal)
+        return proposal
+
+    # Read and written in one transaction (redis-py runs it again when the proposal changed in
+    # between), so a decision saved meanwhile is never turned back into a pending proposal. Its stub
+    # wants a callable returning None, though value_from_callable returns what the callable returns.
+    found = redis.transaction(refresh, key, value_from_callable=True)  # type: ignore[arg-type]
+    return cast(Proposal, found)
 
 
 def decide(proposal: Proposal, status: ProposalStatus, *, by: str, note: str | None) -> Proposal:

@@ -1,5 +1,6 @@
 """Promotion through the real pipeline: agents state things over days, the hub proposes or promotes."""
 
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -7,6 +8,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from clients import Memhub
+from hub.embedded import EmbeddedHub
+from hub.models import Tier, utcnow
+from hub.promotion import proposals
+from hub.promotion.score import Assessment, Decision
 
 PREFERENCE = "Netanel prefers aisle seats on flights"
 ONE_OFF = "Netanel likes his coffee black"
@@ -155,3 +160,54 @@ def test_a_deduction_borne_out_in_a_second_session_becomes_long_term(
     assert memory.history[-1].note and memory.history[-1].note.startswith(
         "a deduction borne out in 2 sessions"
     )
+
+
+def at_once(api: TestClient, proposal_id: str, *actions: str) -> dict[str, int]:
+    """POST each decision on the proposal from its own thread, all released together; the status codes."""
+    start, codes = threading.Barrier(len(actions)), {}
+
+    def decide(action: str) -> None:
+        start.wait()
+        codes[action] = api.post(f"/v1/promotions/{proposal_id}/{action}", json={"by": "owner"}).status_code
+
+    racing = [threading.Thread(target=decide, args=(action,)) for action in actions]
+    for thread in racing:
+        thread.start()
+    for thread in racing:
+        thread.join()
+    return codes
+
+
+def test_approve_and_reject_at_once_one_decision_stands_and_the_other_is_refused(
+    hub: EmbeddedHub, api: TestClient, make_agent: Callable[..., Memhub], settle: Callable[[], None]
+) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    services = hub.services
+
+    def proposed(text: str) -> proposals.Proposal:
+        memory_id = stored(wa, text)
+        settle()
+        [memory] = services.store.get([memory_id])
+        assessment = Assessment(memory_id=memory_id, tier=memory.tier, score=5.0, signals=[],
+                                decision=Decision.propose, target=Tier.semantic, reason="3 strong signals",
+                                at=utcnow())  # fmt: skip
+        return proposals.propose(services.redis, services.keys, memory, assessment)
+
+    # While one device's decision is being made, another's is refused, and changes nothing.
+    held = proposed("Netanel's gym locker is number 12")
+    assert proposals.claim(services.redis, services.keys, held.id, by="owner-phone")
+    assert api.post(f"/v1/promotions/{held.id}/approve", json={"by": "owner"}).status_code == 409
+    assert wa.memory(held.memory_id).tier == "episodic"
+    proposals.release(services.redis, services.keys, held.id)
+    assert api.post(f"/v1/promotions/{held.id}/reject", json={"by": "owner"}).status_code == 200
+
+    # The owner taps approve on one device and reject on another at the same moment.
+    for n in range(8):
+        proposal = proposed(f"Netanel's bike lock code is {1000 + n}")
+        codes = at_once(api, proposal.id, "approve", "reject")
+        assert sorted(codes.values()) == [200, 409], codes
+        [winner] = [action for action, code in codes.items() if code == 200]
+        final = proposals.get(services.redis, services.keys, proposal.id)
+        assert final is not None and final.status == {"approve": "approved", "reject": "rejected"}[winner]
+        promoted = [c for c in wa.memory(proposal.memory_id).history if c.action == "promoted"]
+        assert len(promoted) == (winner == "approve")
