@@ -1,6 +1,5 @@
 """Promotion through the real pipeline: agents state things over days, the hub proposes or promotes."""
 
-import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -12,6 +11,7 @@ from hub.embedded import EmbeddedHub
 from hub.models import Tier, utcnow
 from hub.promotion import proposals
 from hub.promotion.score import Assessment, Decision
+from tests.helpers import at_once
 
 PREFERENCE = "Netanel prefers aisle seats on flights"
 ONE_OFF = "Netanel likes his coffee black"
@@ -162,22 +162,6 @@ def test_a_deduction_borne_out_in_a_second_session_becomes_long_term(
     )
 
 
-def at_once(api: TestClient, proposal_id: str, *actions: str) -> dict[str, int]:
-    """POST each decision on the proposal from its own thread, all released together; the status codes."""
-    start, codes = threading.Barrier(len(actions)), {}
-
-    def decide(action: str) -> None:
-        start.wait()
-        codes[action] = api.post(f"/v1/promotions/{proposal_id}/{action}", json={"by": "owner"}).status_code
-
-    racing = [threading.Thread(target=decide, args=(action,)) for action in actions]
-    for thread in racing:
-        thread.start()
-    for thread in racing:
-        thread.join()
-    return codes
-
-
 def test_approve_and_reject_at_once_one_decision_stands_and_the_other_is_refused(
     hub: EmbeddedHub, api: TestClient, make_agent: Callable[..., Memhub], settle: Callable[[], None]
 ) -> None:
@@ -193,6 +177,9 @@ def test_approve_and_reject_at_once_one_decision_stands_and_the_other_is_refused
                                 at=utcnow())  # fmt: skip
         return proposals.propose(services.redis, services.keys, memory, assessment)
 
+    def decide(proposal_id: str, action: str) -> Callable[[], int]:
+        return lambda: api.post(f"/v1/promotions/{proposal_id}/{action}", json={"by": "owner"}).status_code
+
     # While one device's decision is being made, another's is refused, and changes nothing.
     held = proposed("Netanel's gym locker is number 12")
     assert proposals.claim(services.redis, services.keys, held.id, by="owner-phone")
@@ -204,7 +191,8 @@ def test_approve_and_reject_at_once_one_decision_stands_and_the_other_is_refused
     # The owner taps approve on one device and reject on another at the same moment.
     for n in range(8):
         proposal = proposed(f"Netanel's bike lock code is {1000 + n}")
-        codes = at_once(api, proposal.id, "approve", "reject")
+        approve, reject = at_once(decide(proposal.id, "approve"), decide(proposal.id, "reject"))
+        codes = {"approve": approve, "reject": reject}
         assert sorted(codes.values()) == [200, 409], codes
         [winner] = [action for action, code in codes.items() if code == 200]
         final = proposals.get(services.redis, services.keys, proposal.id)
