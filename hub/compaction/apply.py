@@ -21,13 +21,14 @@ from hub.compaction.duplicates import Progress
 from hub.compaction.plan import Compaction, MergePlan
 from hub.compaction.scan import LIVE, superseded_by_winner
 from hub.keys import Keys
+from hub.locks import writing
 from hub.models import Change, Memory, State, Tier
 from hub.store.base import MemoryStore
 
 BY = "compaction"
-# Merges reach into other agents' memories, so compactions write one at a time; writing is the
-# short part (planning, which embeds and searches, runs in parallel).
-LOCK_SECONDS = 600
+# Merges reach into other agents' memories, so compactions write one at a time, and take turns with
+# the review and with decisions on conflicts (`hub.locks`); writing is the short part (planning, which
+# embeds and searches, runs in parallel).
 
 
 def _one(store: MemoryStore, memory_id: str) -> Memory | None:
@@ -159,7 +160,7 @@ def apply_plan(
 
     size, budget = plan.core_before, plan.budget
     over = f"core over budget: {size.words} words, {size.lines} lines (budget {budget.words}, {budget.lines})"
-    with redis.lock(keys.compaction_lock, timeout=LOCK_SECONDS, blocking_timeout=LOCK_SECONDS):
+    with writing(redis, keys):
         losers = superseded_by_winner(store) if plan.purge else {}
         for memory_id in plan.purge:
             step(purge(store, memory_id, now=now, losers=losers), memory_id)
