@@ -20,6 +20,8 @@ from redis import Redis
 from hub.compaction.duplicates import Progress
 from hub.compaction.plan import Compaction, MergePlan
 from hub.compaction.scan import LIVE, superseded_by_winner
+from hub.conflicts.ledger import open_conflicts_of
+from hub.conflicts.resolve import settle_moot
 from hub.keys import Keys
 from hub.locks import writing
 from hub.models import Change, Memory, State, Tier
@@ -163,10 +165,18 @@ def apply_plan(
     with writing(redis, keys):
         losers = superseded_by_winner(store) if plan.purge else {}
         for memory_id in plan.purge:
-            step(purge(store, memory_id, now=now, losers=losers), memory_id)
+            purged = purge(store, memory_id, now=now, losers=losers)
+            if purged:  # nobody is asked about a memory that expired: the other side stands
+                settle_moot(redis, keys, memory_id, why="expired and purged", by=BY)
+            step(purged, memory_id)
+        contested = open_conflicts_of(redis, keys, [m for group in plan.merge for m in group.merged])
         for group in plan.merge:
-            missed = merge(store, group, now=now)
-            skipped += missed
+            # A copy in an open conflict stays itself until the owner decides: merged away, the
+            # conflict would be about a memory that no longer stands.
+            waiting = [m for m in group.merged if contested[m]]
+            free = group.model_copy(update={"merged": [m for m in group.merged if not contested[m]]})
+            missed = merge(store, free, now=now)
+            skipped += waiting + missed
             step(True, group.canonical, len(group.merged) + 1)
         for memory_id in plan.mark_stale:
             step(mark_stale(store, memory_id, before=plan.stale_before, now=now), memory_id)

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from clients import Memhub
 from hub.compaction.jobs import CompactionRequest, enqueue_compaction
+from hub.conflicts import ledger
 from hub.embedded import EmbeddedHub
 from hub.models import utcnow
 from tests.compaction.helpers import everything, stored
@@ -87,3 +88,26 @@ def test_what_an_expired_temporary_memory_superseded_comes_back_when_it_is_purge
     linked = wa.memory(office)
     assert (linked.state, linked.superseded_by) == ("superseded", moved)
     assert linked.history[-1].changes == {"superseded_by": [haifa, moved]}
+
+
+def test_a_conflict_with_an_expired_memory_is_settled_when_it_is_purged(
+    hub: EmbeddedHub, make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    wa = make_agent(AGENT, "whatsapp")
+    late = stored(wa, "Netanel works until 20:00")
+    early = stored(wa, "Netanel works until 17:00", scope="temporary", ttl_seconds=2)
+    settle()
+    [conflict] = ledger.all_conflicts(hub.services.redis, hub.services.keys)
+    assert conflict.open and set(conflict.memory_ids) == {late, early}
+    time.sleep(2.1)
+
+    assert compact(hub, settle, dry_run=False)["purge"] == [early]
+
+    # Nobody is asked about a memory that is gone: the one that lasts stands, and the note says why.
+    settled = ledger.get(hub.services.redis, hub.services.keys, conflict.id)
+    assert settled is not None and settled.status.value == "auto_resolved" and settled.resolution is not None
+    assert (settled.resolution.keep, settled.resolution.note) == (
+        late,
+        f"memory {early} was expired and purged",
+    )
+    assert wa.memory(late).state == "active"

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from clients import Memhub
 from hub.compaction.jobs import CompactionRequest, enqueue_compaction
+from hub.conflicts.ledger import open_conflicts_of
 from hub.embedded import EmbeddedHub
 from tests.compaction.helpers import days_ago, everything, stored
 
@@ -75,3 +76,25 @@ def test_a_public_memory_is_not_merged_into_a_private_near_duplicate(
     # Group chats never see private memories: the public one is what they find.
     hits = wa.search("when does the plumber come?", chat_type="group", limit=5)
     assert [h.id for h in hits if "plumber" in h.text] == [public]
+
+
+def test_a_near_duplicate_in_an_open_conflict_is_not_merged_until_the_owner_decides(
+    hub: EmbeddedHub, make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    piano_wa = stored(wa, "Dana's piano lesson is on Wednesdays at 16:00", source="wa:1")
+    piano_tg = stored(
+        tg, "Dana's piano lesson is at 16:00 on Wednesdays", occurred_at=days_ago(2), source="tg:1"
+    )
+    stored(tg, "Dana's piano lesson is on Wednesdays at 17:30")
+    settle()
+    ledger = hub.services.redis, hub.services.keys
+    contested = open_conflicts_of(*ledger, [piano_wa])[piano_wa]
+    assert contested, "17:30 against 16:00: an open conflict with the WhatsApp memory"
+
+    report = compact(hub, settle, "wa-assistant")
+
+    # Merged away, the copy would leave the conflict about a memory that no longer stands.
+    assert piano_wa in report["skipped"]
+    assert wa.memory(piano_wa).state == "active" and wa.memory(piano_tg).state == "active"
+    assert open_conflicts_of(*ledger, [piano_wa])[piano_wa] == contested
