@@ -55,3 +55,11 @@ def test_keys_create_list_revoke(tmp_path: Path) -> None:
         assert revoked.value.status_code == 401
     finally:
         assert stop(hub) == 0, log.read_text()[-3000:]
+
+
+def test_keys_against_no_running_hub_says_so_without_a_traceback() -> None:
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    done = subprocess.run([sys.executable, "-m", "hub.cli", "keys", "list", "--url", url, "--admin-key", ADMIN],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"memhub: cannot reach the hub at {url}") and "Traceback" not in done.stderr

@@ -21,9 +21,20 @@ def _call(args: argparse.Namespace, method: str, path: str, **kwargs: Any) -> An
     settings = get_settings()
     base_url = args.url or f"http://{settings.host}:{settings.port}"
     headers = {"Authorization": f"Bearer {args.admin_key}"} if args.admin_key else {}
-    response = httpx.request(method, f"{base_url}{path}", headers=headers, timeout=30, **kwargs)
+    try:
+        response = httpx.request(method, f"{base_url}{path}", headers=headers, timeout=30, **kwargs)
+    except httpx.TransportError as exc:
+        print(
+            f"memhub: cannot reach the hub at {base_url} ({exc}); is it running? (or pass --url)",
+            file=sys.stderr,
+        )
+        raise SystemExit(1) from exc
     if response.status_code >= 400:
-        print(f"memhub: {response.status_code} {response.json().get('detail')}", file=sys.stderr)
+        try:
+            detail = response.json().get("detail")
+        except ValueError:  # a proxy's page, not the hub's answer
+            detail = response.text[:200]
+        print(f"memhub: {response.status_code} {detail}", file=sys.stderr)
         raise SystemExit(1)
     return response.json()
 
