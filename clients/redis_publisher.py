@@ -24,7 +24,8 @@ class RedisPublisher:
 
     A publish that loses its connection or times out is tried again, up to `retries` times (waiting
     `backoff`, then twice as long, ...), with the same event ids: stored once, whether or not the
-    first try reached Redis.
+    first try reached Redis. An id another agent's event already holds raises
+    `hub.publishing.EventIdTaken`, naming it: nothing of that batch is published.
     """
 
     def __init__(

@@ -59,12 +59,31 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+# Times the hub keeps must survive conversion to any timezone and a few years of arithmetic (TTLs,
+# recency decay): far from datetime's limits of years 1 and 9999.
+EARLIEST, LATEST = datetime(1900, 1, 1, tzinfo=UTC), datetime(9001, 1, 1, tzinfo=UTC)
+
+
+def check_time(name: str, moment: datetime) -> datetime:
+    """`moment` when it has a timezone and falls in years 1900-9000 (UTC); else ValueError naming `name`."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"{name}: give a time with a timezone, e.g. 2026-11-29T10:00:00Z")
+    # The year is checked first: converting year 1 or 9999 to UTC can overflow.
+    if not (EARLIEST.year - 1 <= moment.year <= LATEST.year) or not (EARLIEST <= moment < LATEST):
+        raise ValueError(
+            f"{name}: give a time between the years 1900 and 9000 (UTC), e.g. 2026-11-29T10:00:00Z"
+        )
+    return moment
+
+
 def memory_id_for(event_id: str) -> str:
     """The memory id an event is stored under: stable across redeliveries."""
     return str(uuid.uuid5(MEMORY_NAMESPACE, event_id))
 
 
 SummaryText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2_000)]
+# Why a memory was kept; a summary's decision becomes an event whose `why` is its own, so one limit.
+Why = Annotated[str, StringConstraints(strip_whitespace=True, max_length=1_000)]
 
 
 class DecisionMade(BaseModel):
@@ -73,7 +92,7 @@ class DecisionMade(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: SummaryText
-    why: SummaryText | None = None
+    why: Annotated[Why, StringConstraints(min_length=1)] | None = None
 
 
 class Pattern(BaseModel):
@@ -130,9 +149,7 @@ class EventCreate(BaseModel):
     session: Name | None = None
     occurred_at: datetime | None = Field(None, description="When it happened; defaults to publish time.")
     confidence: Confidence = Confidence.medium
-    why: Annotated[str, StringConstraints(max_length=1_000)] | None = Field(
-        None, description="What triggered this memory."
-    )
+    why: Why | None = Field(None, description="What triggered this memory.")
     source: Annotated[str, StringConstraints(max_length=1_000)] | None = Field(
         None, description="A reference back: message id, file and line."
     )
@@ -166,8 +183,8 @@ class EventCreate(BaseModel):
             raise ValueError("scope: only `temporary` events expire; set scope to `temporary`")
         for name in ("occurred_at", "expires_at"):
             moment = getattr(self, name)
-            if moment is not None and moment.tzinfo is None:
-                raise ValueError(f"{name}: give a timezone, e.g. 2026-11-29T10:00:00Z")
+            if moment is not None:
+                check_time(name, moment)
         if (self.subject is None) != (self.attribute is None):
             raise ValueError("subject: a structured claim needs both `subject` and `attribute`")
         if self.summary is not None and self.kind is not Kind.summary:

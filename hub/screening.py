@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
+from pydantic import ValidationError
+
+from hub.errors import InvalidEvent, first_problem
 from hub.models import EventCreate
 from hub.secrets import SecretError, SecretFinding, find_secrets, redact
 
@@ -51,25 +56,55 @@ def _strings(value: Any, path: str) -> list[tuple[str, str]]:
     return []
 
 
-def _redacted(value: Any) -> Any:
+def redacted(value: Any) -> Any:
+    """A JSON value with every secret in its strings (keys too) redacted."""
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, dict):
-        return {k: _redacted(v) for k, v in value.items()}
+        return {redact(k): redacted(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_redacted(v) for v in value]
+        return [redacted(v) for v in value]
     return value
 
 
+# A JSON escape (`\n`, `\"`): blanked, at the same length, so that a secret right behind one is found.
+_ESCAPE = re.compile(r"\\.")
+
+
+def redact_raw(raw: str) -> str:
+    """A raw stream entry fit to keep (a dead letter): every secret in it redacted.
+
+    JSON is decoded, its strings redacted and encoded again, so that a secret behind an escape is found
+    and the letter stays JSON that can be replayed. Text that cannot be decoded is redacted as it is.
+    """
+    try:
+        decoded = json.loads(raw)
+        cleaned = redacted(decoded)
+        return raw if cleaned == decoded else json.dumps(cleaned, ensure_ascii=False, separators=(",", ":"))
+    except (ValueError, RecursionError):
+        return redact(raw, find_secrets(_ESCAPE.sub("  ", raw)))
+
+
 def screen(event: EventCreate, *, redact_secrets: bool = False) -> EventCreate:
-    """The event unchanged when it holds no secret; else refused (SecretInEvent) or redacted."""
+    """The event unchanged when it holds no secret; else refused (SecretInEvent) or redacted.
+
+    Redacting refuses (InvalidEvent) an event it would leave invalid, e.g. a text grown past its limit.
+    """
     data = event.model_dump(mode="json", exclude_none=True, exclude=set(_FORMATTED))
-    for path, text in _strings(data, ""):
-        if findings := _findings(text):
-            if not redact_secrets:
-                raise SecretInEvent(path, SecretError(findings))
-            return EventCreate.model_validate(_redacted(event.model_dump(mode="json", exclude_none=True)))
-    return event
+    found = [(path, findings) for path, text in _strings(data, "") if (findings := _findings(text))]
+    if not found:
+        return event
+    # An id is how the event is found again: redacted, it would be another id, so it is refused.
+    path, findings = next(((p, f) for p, f in found if p == "id"), found[0])
+    if not redact_secrets or path == "id":
+        raise SecretInEvent(path, SecretError(findings))
+    try:
+        return EventCreate.model_validate(redacted(event.model_dump(mode="json", exclude_none=True)))
+    except ValidationError as exc:
+        field, problem = first_problem(exc)
+        raise InvalidEvent(
+            field, f"with its secret redacted it is invalid ({problem}); remove the secret and publish again"
+        ) from None
 
 
 def screen_all(events: list[EventCreate], *, redact_secrets: bool = False) -> list[EventCreate]:
@@ -80,4 +115,6 @@ def screen_all(events: list[EventCreate], *, redact_secrets: bool = False) -> li
             screened.append(screen(event, redact_secrets=redact_secrets))
         except SecretInEvent as exc:
             raise SecretInEvent(f"{index}.{exc.field}", SecretError(exc.findings)) from None
+        except InvalidEvent as exc:
+            raise exc.at(index) from None
     return screened

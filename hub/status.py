@@ -27,6 +27,7 @@ class EventStatus(BaseModel):
     memory_id: str | None = None
     error: str | None = None
     reviewed: bool = False
+    agent: str | None = None  # who published it; None for an entry written straight to the stream
 
     @classmethod
     def from_fields(cls, event_id: str, fields: dict[str, str]) -> EventStatus:
@@ -39,6 +40,7 @@ class EventStatus(BaseModel):
             memory_id=fields.get("memory_id"),
             error=fields.get("error"),
             reviewed=fields.get("reviewed", default) == "1",
+            agent=fields.get("agent"),
         )
 
 

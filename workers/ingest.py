@@ -27,10 +27,10 @@ from redis.exceptions import RedisError
 from hub.conflicts.jobs import enqueue_review
 from hub.errors import describe_validation_error
 from hub.keys import Keys
-from hub.models import EventCreate, Memory
+from hub.models import EventCreate, Memory, check_time
 from hub.queue import schedule_drain
-from hub.screening import screen
-from hub.secrets import SecretError, redact
+from hub.screening import redact_raw, screen
+from hub.secrets import redact
 from hub.services import Services
 from hub.status import EventState, dead_letter, mark_stored
 from hub.store.base import MemoryPoint
@@ -60,6 +60,7 @@ class Accepted:
     entry_id: bytes
     event_id: str
     memory: Memory
+    raw: str
 
 
 def consumer_name() -> str:
@@ -170,21 +171,39 @@ def ingest_batch(
                 f"delivered {deliveries[entry_id]} times without being stored "
                 "(a worker crashed or the store failed on each try); replay it with `memhub dlq replay`"
             )
-            dead_letter(pipe, keys, event_id=event_id, status=EventState.failed, error=error, raw=raw)
+            # Dead letters keep the raw event for replay, but never a secret it held.
+            dead_letter(
+                pipe, keys, event_id=event_id, status=EventState.failed, error=error, raw=redact_raw(raw)
+            )
             report.failed += 1
             continue
         try:
             memory = parse_entry(event_id, raw, redact_secrets=settings.secrets_policy == "redact")
-            accepted.append(Accepted(entry_id, event_id, memory))
-        except ValueError as exc:
-            # The dead letter keeps the raw event for replay, but never a secret it held.
-            kept = redact(raw) if isinstance(exc, SecretError) else raw
-            dead_letter(pipe, keys, event_id=event_id, status=EventState.rejected, error=str(exc), raw=kept)
+        # parse_entry reads this entry alone: whatever it raises is the entry's fault, not the batch's.
+        except Exception as exc:
+            if isinstance(exc, ValueError):
+                error = str(exc)
+            else:  # a check parse_entry lacks: the entry is still refused alone, with the real cause
+                log.warning("event %s rejected: unexpected %s", event_id, type(exc).__name__)
+                error = redact(f"event: could not be read ({type(exc).__name__}: {exc})")
+            dead_letter(
+                pipe, keys, event_id=event_id, status=EventState.rejected, error=error, raw=redact_raw(raw)
+            )
             report.rejected += 1
+            continue
+        accepted.append(Accepted(entry_id, event_id, memory, raw))
 
     # A redelivered event whose memory was already written is not written again, only reviewed again.
     unique = {a.memory.id: a.memory for a in accepted}
-    existing = {m.id for m in services.store.get(list(unique))} if unique else set()
+    existing = {m.id: m.agent for m in services.store.get(list(unique))} if unique else {}
+    # Once its status expired, an id is free to publish again; if another agent's memory holds it, the
+    # event is refused here, or it would be acknowledged as stored without being stored.
+    for a in [a for a in accepted if existing.get(a.memory.id, a.memory.agent) != a.memory.agent]:
+        accepted.remove(a)
+        error = f"id: {a.event_id!r} is already the id of another agent's memory; publish with another id"
+        raw = redact_raw(a.raw)
+        dead_letter(pipe, keys, event_id=a.event_id, status=EventState.rejected, error=error, raw=raw)
+        report.rejected += 1
     fresh = [m for m in unique.values() if m.id not in existing]
     if fresh:
         dense = services.embedder.encode(
@@ -218,6 +237,8 @@ def parse_entry(event_id: str, raw: str, *, redact_secrets: bool = False) -> Mem
         envelope = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise ValueError(f"event: not valid JSON ({exc.msg} at position {exc.pos})") from exc
+    except RecursionError as exc:
+        raise ValueError("event: nested too deeply to read; an event is an object of plain fields") from exc
     if not isinstance(envelope, dict) or not isinstance(envelope.get("event"), dict):
         raise ValueError('event: expected {"received_at": ..., "event": {...}}')
     try:
@@ -229,4 +250,6 @@ def parse_entry(event_id: str, raw: str, *, redact_secrets: bool = False) -> Mem
         received_at = datetime.fromisoformat(str(envelope.get("received_at")))
     except ValueError as exc:
         raise ValueError("received_at: expected an ISO 8601 time with a timezone") from exc
+    # A naive time could not be compared with the others (searches failed); one near year 9999 overflowed.
+    check_time("received_at", received_at)
     return Memory.from_event(event, event_id=event_id, received_at=received_at)

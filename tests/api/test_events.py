@@ -1,9 +1,12 @@
 from collections.abc import Callable
 
+from httpx import Response
 from starlette.testclient import TestClient
 
 from clients import Memhub
+from hub.api.app import create_app
 from hub.embedded import EmbeddedHub
+from hub.services import Services
 
 GOOD = {"text": "Dana prefers green tea", "agent": "wa", "channel": "whatsapp"}
 
@@ -133,3 +136,84 @@ def test_dead_letters_are_listed_and_replayed(
     assert replayed["ids"] == ["needs-a-person"]
     assert agent.wait("needs-a-person").status == "rejected"  # still invalid: rejected again, with its cause
     assert len(api.get("/v1/dlq").json()["dead_letters"]) == 1
+
+
+def test_a_summary_decision_with_a_long_why_is_a_422_naming_it(api: TestClient, hub: EmbeddedHub) -> None:
+    # Accepted by the summary's model, it failed expanding inside publish: a bare 500.
+    summary = {"decisions": [{"text": "Use Postgres for the ledger", "why": "because " * 150}]}
+    response = api.post("/v1/events", json={"events": [{**GOOD, "kind": "summary", "summary": summary}]})
+    assert response.status_code == 422
+    assert "summary.decisions.0.why: String should have at most 1000 characters" in response.json()["message"]
+    assert hub.services.redis.xlen(hub.services.keys.stream) == 0
+
+
+def test_redacting_never_answers_500(make_services: Callable[..., Services]) -> None:
+    token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+    services = make_services(secrets_policy="redact")
+    with TestClient(create_app(services)) as client:
+
+        def publish(**fields: object) -> Response:
+            return client.post("/v1/events", json={"events": [{**GOOD, **fields}]})
+
+        assert publish(text=f"deploy token is {token}").status_code == 202
+        refused = publish(text="hello", id=token)  # an id is refused, never redacted
+        assert refused.status_code == 422
+        assert refused.json()["detail"].startswith("events.0.id: text contains a GitHub token")
+        refused = publish(text="x" * 7_985 + " pin is 4821")  # redacted, it grows past 8,000
+        assert refused.status_code == 422
+        assert refused.json()["detail"].startswith("events.0.text: with its secret redacted it is invalid")
+        assert token not in refused.text
+    assert services.redis.xlen(services.keys.stream) == 1
+
+
+ADMIN = "admin-secret-for-tests"
+
+
+def test_an_event_id_and_its_status_belong_to_the_agent_that_published_it(
+    make_services: Callable[..., Services],
+) -> None:
+    services = make_services(auth=True, admin_key=ADMIN)
+    with TestClient(create_app(services)) as client:
+
+        def key(agent: str, **grants: object) -> dict[str, str]:
+            made = client.post("/v1/keys", json={"agent": agent, "grants": grants}, headers=bearer(ADMIN))
+            return bearer(made.json()["token"])
+
+        def publish(as_: dict[str, str], agent: str, text: str, event_id: str) -> Response:
+            event = {"text": text, "agent": agent, "id": event_id}
+            return client.post("/v1/events", json={"events": [event]}, headers=as_)
+
+        # Limited keys: an unrestricted one sees everything the owner sees, event statuses included.
+        owner, wa = bearer(ADMIN), key("wa", projects=["kitchen"])
+        nobody = key("nobody", read=False, write=False, projects=["kitchen"])
+        squatter = key("kitchen-bot", projects=["kitchen"], scopes=["global", "project"])
+        assert publish(owner, "owner", "Dana's passport ends in 4471", "wa-msg-1001").status_code == 202
+        assert publish(wa, "wa", "Dana likes green tea", "wa-msg-1003").status_code == 202
+
+        # Another agent's key sees another agent's status as unknown; its own agent's, and the admin all.
+        assert client.get("/v1/events/wa-msg-1001", headers=nobody).status_code == 404
+        assert client.get("/v1/events/wa-msg-1003", headers=wa).json()["status"] == "queued"
+        assert client.get("/v1/events/wa-msg-1003", headers=owner).json()["status"] == "queued"
+        both = {"ids": ["wa-msg-1001", "wa-msg-1003"]}
+
+        def statuses(as_: dict[str, str]) -> list[str | None]:
+            found = client.post("/v1/events/statuses", json=both, headers=as_).json()["statuses"]
+            return [s and s["status"] for s in found]
+
+        assert (statuses(nobody), statuses(wa), statuses(owner)) == (
+            [None, None], [None, "queued"], ["queued", "queued"],
+        )  # fmt: skip
+
+        # An id another agent holds is refused, whichever came first; a retry of one's own is a no-op.
+        assert publish(squatter, "kitchen-bot", "Dana has no allergies", "wa-msg-1002").status_code == 202
+        taken = publish(owner, "owner", "Dana is severely allergic to peanuts", "wa-msg-1002")
+        assert taken.status_code == 409
+        assert taken.json()["detail"] == (
+            "events.0.id: 'wa-msg-1002' is already the id of another agent's event; publish with another id"
+        )
+        assert publish(wa, "wa", "Dana likes green tea", "wa-msg-1003").json()["ids"] == ["wa-msg-1003"]
+    assert services.redis.xlen(services.keys.stream) == 3
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}

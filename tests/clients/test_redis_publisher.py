@@ -8,6 +8,7 @@ from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from clients import RedisPublisher
+from hub.publishing import EventIdTaken
 from hub.services import Services
 
 
@@ -45,3 +46,16 @@ def test_after_its_retries_it_raises(make_services: Callable[..., Services], red
     with pytest.raises(RedisConnectionError):
         publisher(services, redis_url, lose=4).publish("The Skoda's MOT is due on 4 June")
     assert services.redis.xlen(services.keys.stream) == 1  # the first try reached Redis; no other did
+
+
+def test_an_id_another_agent_holds_is_refused_and_a_retry_of_ones_own_is_not(
+    make_services: Callable[..., Services], redis_url: str
+) -> None:
+    services = make_services()
+    assert publisher(services, redis_url, lose=0).publish("Dana's MOT is due", id="msg-7") == "msg-7"
+    s = services.settings
+    other = RedisPublisher(services.redis, agent="tg", prefix=s.redis_prefix, queue_name=s.queue_name)
+    with pytest.raises(EventIdTaken, match="'msg-7' is already the id of another agent's event"):
+        other.publish("Dana's MOT is due", id="msg-7")
+    assert publisher(services, redis_url, lose=1).publish("Dana's MOT is due", id="msg-7") == "msg-7"
+    assert services.redis.xlen(services.keys.stream) == 1

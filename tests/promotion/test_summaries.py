@@ -3,7 +3,8 @@
 import pytest
 from pydantic import ValidationError
 
-from hub.models import EventCreate, memory_id_for
+from hub.errors import InvalidEvent
+from hub.models import DecisionMade, EventCreate, memory_id_for
 from hub.summaries import Part, derived_id, describe, expand, part_of, summary_event_id
 
 SUMMARY = {
@@ -55,3 +56,27 @@ def test_only_a_summary_event_carries_a_summary_and_patterns_need_evidence() -> 
     summary = EventCreate.model_validate(SUMMARY).summary
     assert summary is not None
     assert describe(summary, session="trip").startswith("Session trip: decided: Book the TAP flight; done: ")
+
+
+def test_a_decisions_why_has_the_limit_of_the_event_it_becomes() -> None:
+    # DecisionMade allowed 2,000 characters, EventCreate.why 1,000: expanding failed inside publish (500).
+    long_why = {"summary": {"decisions": [{"text": "Use Postgres", "why": "w" * 1_001}]}}
+    with pytest.raises(ValidationError, match=r"summary\.decisions\.0\.why"):
+        EventCreate.model_validate({**SUMMARY, **long_why})
+    EventCreate.model_validate(
+        {**SUMMARY, "summary": {"decisions": [{"text": "Use Postgres", "why": "w" * 1_000}]}}
+    )
+
+
+def test_an_item_that_makes_no_valid_event_is_refused_naming_it() -> None:
+    summary = EventCreate.model_validate(SUMMARY)
+    assert summary.summary is not None
+    # Built without validation: whatever limit an item and its event disagree on, the item is named.
+    summary.summary.decisions.append(DecisionMade.model_construct(text="Fly TAP", why="w" * 1_500))
+    summary.summary.open_loops.append("x" * 9_000)
+    with pytest.raises(InvalidEvent) as caught:
+        expand("ev1", summary)
+    assert str(caught.value).startswith("summary.decisions.1.why: String should have at most 1000 characters")
+    summary.summary.decisions.pop()
+    with pytest.raises(InvalidEvent, match=r"^summary\.open_loops\.2: String should have at most 8000"):
+        expand("ev1", summary)

@@ -172,3 +172,107 @@ def test_a_message_is_found_by_its_context_and_shown_without_it(
     # The same words without the context score lower, or (BM25: no shared term) are not found.
     without = [h.score for h in hits if h.memory.id == memory_id_for(bare)]
     assert all(score < found.score for score in without)
+
+
+def envelope(event: dict[str, object], received_at: str = "2026-11-29T10:00:00+00:00") -> str:
+    return json.dumps({"received_at": received_at, "event": event})
+
+
+TEMPORARY = {
+    "text": "Parking permit code for today",
+    "agent": "wa",
+    "scope": "temporary",
+    "ttl_seconds": 3600,
+}
+
+
+@pytest.mark.parametrize(
+    ("raw", "cause"),
+    [
+        # Refused by name: stored, a naive time made every search that met the memory fail.
+        (envelope({"text": "Dana likes green tea", "agent": "wa"}, received_at="2026-11-29T10:00:00"),
+         "received_at: give a time with a timezone"),
+        # Was a TypeError (naive against aware), taking the whole batch down with it.
+        (envelope({**TEMPORARY, "expires_at": "2030-01-01T00:00:00Z"}, received_at="2026-11-29T10:00:00"),
+         "received_at: give a time with a timezone"),
+        # Was an OverflowError: received_at plus the TTL passed year 9999.
+        (envelope(TEMPORARY, received_at="9999-12-31T23:00:00+00:00"), "received_at: give a time between"),
+        # Was a RecursionError in json.loads.
+        ('{"event":' + "[" * 100_000 + "]" * 100_000 + "}", "event: nested too deeply to read"),
+    ],
+    ids=["naive", "naive-with-ttl", "overflow", "deep"],
+)  # fmt: skip
+def test_an_entry_the_parser_chokes_on_is_rejected_alone_with_its_cause(
+    make_services: Callable[..., Services], raw: str, cause: str
+) -> None:
+    services = make_services(store_retries=0)
+    keys, redis = services.keys, services.redis
+    good = publisher(services).publish("The staging database moved to eu-west-1")
+    redis.xadd(keys.stream, {"id": "bad", "event": raw})
+
+    report = drain_stream(services, consumer="test")
+
+    assert (report.stored, report.rejected, report.failed) == (1, 1, 0)
+    assert statuses(services, [good]) == [EventState.stored]
+    rejected = read_status(redis, keys, "bad")
+    assert rejected is not None and rejected.status is EventState.rejected
+    assert (rejected.error or "").startswith(cause)
+    assert services.store.count() == 1 and redis.xlen(keys.stream) == 0
+
+
+TOKEN = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+
+
+def test_no_dead_letter_keeps_a_secret_and_each_can_still_be_replayed(
+    make_services: Callable[..., Services],
+) -> None:
+    services = make_services(claim_idle_ms=0, max_deliveries=1)
+    keys, redis = services.keys, services.redis
+    entries = {
+        # In the JSON text the token follows `\n`: redacting the text missed it.
+        "after-newline": envelope({"text": f"deploy token for CI:\n{TOKEN}", "agent": "ci"}),
+        # Rejected for another cause: kept unscreened.
+        "invalid": envelope({"text": f"deploy token for CI is {TOKEN}", "kind": "nonsense"}),
+        # Redacting the text ate the closing quote's escape: the letter was no longer JSON.
+        "quoted": envelope({"text": 'db password: "Zq7#kP2!mW9x"', "agent": "ops"}),
+        "not-json": f'{{"event": "deploy token:\\n{TOKEN}"',
+    }
+    for event_id, raw in entries.items():
+        redis.xadd(keys.stream, {"id": event_id, "event": raw})
+    drain_stream(services, consumer="test")
+    # Delivered too often: dead-lettered as failed, with the raw event.
+    redis.xadd(
+        keys.stream, {"id": "failed-raw", "event": envelope({"text": f"token {TOKEN}", "agent": "ci"})}
+    )
+    for consumer in ("c1", "c2"):
+        take_batch(redis, keys, consumer, size=8, claim_idle_ms=0)
+    assert drain_stream(services, consumer="c3").failed == 1
+
+    letters = {d.id: d for d in list_dead_letters(redis, keys)}
+    assert set(letters) == {*entries, "failed-raw"}
+    for letter in letters.values():
+        assert TOKEN not in letter.raw and "Zq7#kP2!mW9x" not in letter.raw, letter
+        assert "[REDACTED:" in letter.raw, letter
+    for event_id in ("after-newline", "invalid", "quoted", "failed-raw"):
+        json.loads(letters[event_id].raw)  # still JSON: `memhub dlq replay` can put it back
+    assert letters["failed-raw"].status is EventState.failed
+
+
+def test_an_id_another_agents_memory_holds_is_refused_once_its_status_expired(
+    make_services: Callable[..., Services],
+) -> None:
+    services = make_services()
+    keys, redis = services.keys, services.redis
+    publisher(services, "wa").publish("Dana is severely allergic to peanuts", id="msg-1")
+    drain_stream(services, consumer="test")
+    redis.delete(keys.status("msg-1"))  # expired: publishing checks the status, so the id is free again
+
+    publisher(services, "kitchen-bot").publish("Dana has no allergies", id="msg-1")
+    report = drain_stream(services, consumer="test")
+
+    assert (report.stored, report.already_stored, report.rejected) == (0, 0, 1)
+    status = read_status(redis, keys, "msg-1")
+    assert status is not None and status.status is EventState.rejected
+    assert status.error == "id: 'msg-1' is already the id of another agent's memory; publish with another id"
+    [memory] = services.store.get([memory_id_for("msg-1")])
+    assert (memory.agent, memory.text) == ("wa", "Dana is severely allergic to peanuts")

@@ -14,10 +14,12 @@ from hub.api.schemas import (
     EventStatusPublic,
     InvalidRequest,
 )
-from hub.publishing import publish
+from hub.auth.principal import Principal
+from hub.errors import InvalidEvent
+from hub.publishing import EventIdTaken, publish
 from hub.queue import schedule_drain
 from hub.screening import SecretInEvent
-from hub.status import read_status, read_statuses
+from hub.status import EventStatus, read_status, read_statuses
 
 router = APIRouter(prefix="/v1/events", tags=["events"])
 
@@ -26,13 +28,14 @@ router = APIRouter(prefix="/v1/events", tags=["events"])
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=EventsAccepted,
-    responses={403: {"model": ErrorBody}, 422: {"model": InvalidRequest}},
+    responses={403: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": InvalidRequest}},
 )
 def publish_events(body: EventsCreate, services: ServicesDep, caller: CallerDep) -> EventsAccepted:
     """Queue 1 to 500 events. Once this returns their ids, the events are durable in Redis.
 
     The whole batch is validated first: one invalid event rejects the batch (422, naming the field)
-    and nothing of it is stored. An event whose `id` was published before is not queued again.
+    and nothing of it is stored. An event whose `id` its agent published before is not queued again;
+    an `id` another agent's event holds is refused (409) and nothing of the batch is stored.
     An event holding a credential is refused naming the kind of secret (or redacted, if configured).
     """
     caller.check_publish(body.events)
@@ -45,16 +48,28 @@ def publish_events(body: EventsCreate, services: ServicesDep, caller: CallerDep)
             status_ttl_seconds=settings.status_ttl_seconds,
             redact_secrets=settings.secrets_policy == "redact",
         )
-    except SecretInEvent as exc:
+    except (SecretInEvent, InvalidEvent) as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, f"events.{exc}") from exc
+    except EventIdTaken as exc:
+        raise HTTPException(status.HTTP_409_CONFLICT, f"events.{exc}") from exc
     schedule_drain(services.redis, services.queue, services.keys)
     return EventsAccepted(ids=ids)
 
 
+def visible(found: EventStatus | None, caller: Principal) -> EventStatus | None:
+    """The status if the caller may see it: its own agent's events, or any at owner level."""
+    if found is None or caller.owner_level or (caller.agent is not None and found.agent == caller.agent):
+        return found
+    return None
+
+
 @router.get("/{event_id}", response_model=EventStatusPublic, responses={404: {"model": ErrorBody}})
-def event_status(event_id: str, services: ServicesDep) -> EventStatusPublic:
-    """Where an event is: queued, stored (with its memory id), rejected or failed (with the reason)."""
-    found = read_status(services.redis, services.keys, event_id)
+def event_status(event_id: str, services: ServicesDep, caller: CallerDep) -> EventStatusPublic:
+    """Where an event is: queued, stored (with its memory id), rejected or failed (with the reason).
+
+    A key bound to an agent sees its agent's events only; another's are 404, as if unknown.
+    """
+    found = visible(read_status(services.redis, services.keys, event_id), caller)
     if found is None:
         raise HTTPException(
             status.HTTP_404_NOT_FOUND, f"no event with id {event_id!r} (or its status expired)"
@@ -63,9 +78,10 @@ def event_status(event_id: str, services: ServicesDep) -> EventStatusPublic:
 
 
 @router.post("/statuses", response_model=EventStatuses)
-def event_statuses(body: EventStatusesRequest, services: ServicesDep) -> EventStatuses:
-    """The statuses of up to 500 events in one call (importers waiting for a batch); null when unknown."""
-    found = read_statuses(services.redis, services.keys, body.ids)
+def event_statuses(body: EventStatusesRequest, services: ServicesDep, caller: CallerDep) -> EventStatuses:
+    """The statuses of up to 500 events in one call (importers waiting for a batch); null when unknown
+    (or another agent's, for a key bound to an agent)."""
+    found = [visible(s, caller) for s in read_statuses(services.redis, services.keys, body.ids)]
     return EventStatuses(
         statuses=[None if s is None else EventStatusPublic.model_validate(s.model_dump()) for s in found]
     )
