@@ -185,7 +185,8 @@ def ingest_batch(
                 error = str(exc)
             else:  # a check parse_entry lacks: the entry is still refused alone, with the real cause
                 log.warning("event %s rejected: unexpected %s", event_id, type(exc).__name__)
-                error = redact(f"event: could not be read ({type(exc).__name__}: {exc})")
+                error = f"event: could not be read ({type(exc).__name__}: {exc})"
+            error = redact(error)  # a cause may quote the event: an unknown field's name, say
             dead_letter(
                 pipe, keys, event_id=event_id, status=EventState.rejected, error=error, raw=redact_raw(raw)
             )

@@ -236,6 +236,8 @@ def test_no_dead_letter_keeps_a_secret_and_each_can_still_be_replayed(
         # Redacting the text ate the closing quote's escape: the letter was no longer JSON.
         "quoted": envelope({"text": 'db password: "Zq7#kP2!mW9x"', "agent": "ops"}),
         "not-json": f'{{"event": "deploy token:\\n{TOKEN}"',
+        # The cause names the unknown field: the token.
+        "secret-field": envelope({"text": "x", "agent": "ci", TOKEN: 1}),
     }
     for event_id, raw in entries.items():
         redis.xadd(keys.stream, {"id": event_id, "event": raw})
@@ -252,8 +254,9 @@ def test_no_dead_letter_keeps_a_secret_and_each_can_still_be_replayed(
     assert set(letters) == {*entries, "failed-raw"}
     for letter in letters.values():
         assert TOKEN not in letter.raw and "Zq7#kP2!mW9x" not in letter.raw, letter
+        assert TOKEN not in letter.error, letter
         assert "[REDACTED:" in letter.raw, letter
-    for event_id in ("after-newline", "invalid", "quoted", "failed-raw"):
+    for event_id in ("after-newline", "invalid", "quoted", "secret-field", "failed-raw"):
         json.loads(letters[event_id].raw)  # still JSON: `memhub dlq replay` can put it back
     assert letters["failed-raw"].status is EventState.failed
 
