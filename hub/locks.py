@@ -13,11 +13,14 @@ from redis.lock import Lock
 
 from hub.keys import Keys
 
-# Longer than any holder needs; a lock left by a crashed process frees itself after it.
-WRITE_LOCK_SECONDS = 600
+# A holder that dies (a worker killed mid-review) stops everyone for this long at most; one that needs
+# longer (a compaction applying a long plan) renews it as it goes (`Lock.reacquire`).
+HOLD_SECONDS = 30
+# How long a writer waits for its turn: longer than any compaction takes to write.
+WAIT_SECONDS = 600
 
 
 def writing(redis: Redis, keys: Keys) -> Lock:
-    """`with writing(redis, keys): ...` waits for the other writers, then holds the lock."""
-    lock: Lock = redis.lock(keys.write_lock, timeout=WRITE_LOCK_SECONDS, blocking_timeout=WRITE_LOCK_SECONDS)
+    """`with writing(redis, keys) as lock: ...` waits for the other writers, then holds the lock."""
+    lock: Lock = redis.lock(keys.write_lock, timeout=HOLD_SECONDS, blocking_timeout=WAIT_SECONDS)
     return lock

@@ -434,7 +434,8 @@ _RULES: tuple[_Rule, ...] = (
 
 # --- payment cards ---------------------------------------------------------------------------------
 
-# A run of digit groups; one glued to a word, a phone's "+" or a decimal point is no card ("DE89 3704 ...").
+# A run of digit groups; one glued to a word, a phone's "+" or a decimal point is no card ("DE89 3704 ..."),
+# nor one glued to letters after it.
 _DIGIT_RUN = re.compile(r"[0-9]+(?:[ -][0-9]+)*")
 _GLUE = frozenset(string.ascii_letters + string.digits + "_+.,/-")
 _CARD_LAYOUTS = ((4, 4, 4, 4, 3), (4, 4, 4, 4), (4, 6, 5), (4, 6, 4))
@@ -480,11 +481,14 @@ def _find_cards(text: str) -> Iterator[tuple[int, int]]:
         for candidate in layouts:
             digits = "".join(candidate)
             shape_ok = len(candidate) == 1 or tuple(map(len, candidate)) in _CARD_LAYOUTS
-            if 13 <= len(digits) <= 19 and shape_ok and _card_brand(digits) and _luhn(digits):
+            # Each separator is one character, so the candidate's length is its groups plus gaps.
+            end = run.start() + len(digits) + len(candidate) - 1
+            # Glued to letters after it, the digits are part of a word: "4622986838164bbbab9..." (a UUID).
+            glued = end < len(text) and (text[end].isalpha() or text[end] == "_")
+            if 13 <= len(digits) <= 19 and shape_ok and not glued and _card_brand(digits) and _luhn(digits):
                 before = text[max(0, run.start() - 40) : run.start()]
                 if _CARD_WORDS.search(before) or not _NOT_CARD_WORDS.search(before):
-                    # Each separator is one character, so the candidate's length is its groups plus gaps.
-                    yield run.start(), run.start() + len(digits) + len(candidate) - 1
+                    yield run.start(), end
                 break
 
 

@@ -154,6 +154,7 @@ def apply_plan(
 
     def step(ok: bool, memory_id: str, count: int = 1) -> None:
         nonlocal done
+        lock.reacquire()  # still writing: the writers' lock is held afresh for a while
         done += count
         if not ok:
             skipped.append(memory_id)
@@ -162,7 +163,7 @@ def apply_plan(
 
     size, budget = plan.core_before, plan.budget
     over = f"core over budget: {size.words} words, {size.lines} lines (budget {budget.words}, {budget.lines})"
-    with writing(redis, keys):
+    with writing(redis, keys) as lock:
         losers = superseded_by_winner(store) if plan.purge else {}
         for memory_id in plan.purge:
             purged = purge(store, memory_id, now=now, losers=losers)

@@ -39,6 +39,7 @@ def publish_events(body: EventsCreate, services: ServicesDep, caller: CallerDep)
     An event holding a credential is refused naming the kind of secret (or redacted, if configured).
     """
     caller.check_publish(body.events)
+    caller.check_corrections(body.events, services.store.get)
     settings = services.settings
     try:
         ids = publish(
