@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from clients import Memhub
+from clients import Memhub, MemhubError
 from tests.helpers import free_port, memhub_process, stop, wait_healthy
 
 
@@ -29,12 +29,19 @@ def test_up_serves_and_keeps_everything_across_a_restart(tmp_path: Path) -> None
     hub = memhub_process(args, {}, log)
     try:
         wait_healthy(base_url, hub, log)
-        with Memhub(base_url, agent="tg-assistant", channel="telegram") as tg:
+        with (
+            Memhub(base_url, agent="wa-assistant", channel="whatsapp") as wa,
+            Memhub(base_url, agent="tg-assistant", channel="telegram") as tg,
+        ):
             assert tg.status("wa-1").status == "stored"
             hits = tg.search("passport expiry")
             assert [h.id for h in hits[:1]] == [status.memory_id]
             # Published again after the restart, the same id still makes one memory.
-            tg.publish("Netanel's passport expires in March 2027", id="wa-1")
+            assert wa.publish("Netanel's passport expires in March 2027", id="wa-1") == "wa-1"
             assert len(tg.search("passport", limit=50)) == 1
+            # The id is the WhatsApp agent's: another agent's event cannot take it.
+            with pytest.raises(MemhubError) as taken:
+                tg.publish("Netanel's passport expires in March 2028", id="wa-1")
+            assert taken.value.status_code == 409
     finally:
         assert stop(hub) == 0, log.read_text()[-3000:]

@@ -121,3 +121,4 @@ def test_names_with_slashes_or_question_marks_stay_one_path_segment(
             f"Decided: {name} invoices go out monthly"
         ]
     assert [path for path, _ in transport.sent] == ["/v1/projects/client%2Facme", "/v1/projects/what%3Fnow"]
+    assert api.get("/v1/projects/two%0Alines").json()["name"] == "two\nlines"  # any character is a name

@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
 from pydantic import BaseModel, Field
+from starlette.convertors import PathConvertor, register_url_convertor
 
 from hub.api.deps import CallerDep, ServicesDep
 from hub.api.schemas import ErrorBody, IsoDay, MemoryPublic
@@ -55,8 +56,17 @@ def daily_page(
     return _negotiated(request, page)
 
 
-# `path`: a project may be named "client/acme" (the SDK sends it as one segment, %2F and all).
-@router.get("/v1/projects/{name:path}", response_model=ProjectPage, responses=AS_MARKDOWN)
+class AnyName(PathConvertor):
+    """A project name as given: slashes ("client/acme", sent by the SDK as one %2F segment) and any
+    other character, line breaks included (`path` alone stops at one)."""
+
+    regex = r"[\s\S]+"
+
+
+register_url_convertor("any_name", AnyName())
+
+
+@router.get("/v1/projects/{name:any_name}", response_model=ProjectPage, responses=AS_MARKDOWN)
 def project_page(name: str, request: Request, services: ServicesDep) -> ProjectPage | Response:
     """The project's file from its project-scoped memories: status, open loops, key decisions and why."""
     page = project.render(name, project.project_memories(services.store, name))
