@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from redis import Redis
 
 from hub.keys import Keys
+from hub.locks import writing
 from hub.models import Memory, State
 from hub.promotion import proposals, tiers, weekly
 from hub.promotion.context import ContextLoader
@@ -69,13 +70,6 @@ class Promoter:
 
     def _apply(self, memory: Memory, context: Context) -> Assessment:
         assessment = assess(memory, context, self.settings)
-        fields: dict[str, Any] = {}
-        if memory.promotion_score != assessment.score:
-            fields["promotion_score"] = assessment.score
-        # A correction carries what it corrected, so the evidence survives the superseded memory.
-        carried = [e for e in map(correction_evidence, context.corrects) if e not in memory.evidence]
-        if carried:
-            fields["evidence"] = [*memory.evidence, *carried]
         for corrected in context.corrects:
             self._withdraw(corrected, note=f"superseded by the correction {memory.id}")
         if assessment.decision is Decision.weekly_review:
@@ -86,15 +80,29 @@ class Promoter:
         moves |= assessment.decision is Decision.at_once and (
             self.settings.promote_at_once or self.automatic(memory)
         )
-        if moves and assessment.target is not None:
-            memory = tiers.move(self.store, memory, assessment.target, by="hub",
-                                note=explain(assessment.reason, assessment.signals), **fields)  # fmt: skip
-        else:
-            if fields:
+        target = assessment.target if moves else None  # where the hub moves it now, if anywhere
+        # Written from the memory as it is now, among the other writers (`hub.locks`): a review may have
+        # added a sighting or a history entry since it was read for the assessment.
+        with writing(self.redis, self.keys):
+            current = self.store.get([memory.id])
+            if not current:
+                return assessment  # folded into another, or purged, meanwhile
+            memory = current[0]
+            fields: dict[str, Any] = {}
+            if memory.promotion_score != assessment.score:
+                fields["promotion_score"] = assessment.score
+            # A correction carries what it corrected, so the evidence survives the superseded memory.
+            carried = [e for e in map(correction_evidence, context.corrects) if e not in memory.evidence]
+            if carried:
+                fields["evidence"] = [*memory.evidence, *carried]
+            if target is not None:
+                memory = tiers.move(self.store, memory, target, by="hub",
+                                    note=explain(assessment.reason, assessment.signals), **fields)  # fmt: skip
+            elif fields:
                 self.store.update(memory.id, fields)
                 memory = memory.model_copy(update=fields)
-            if assessment.decision in (Decision.propose, Decision.at_once):
-                proposals.propose(self.redis, self.keys, memory, assessment)
+        if target is None and assessment.decision in (Decision.propose, Decision.at_once):
+            proposals.propose(self.redis, self.keys, memory, assessment)
         self._withdraw(memory, note=f"the memory is {memory.tier.value} now")
         return assessment
 
@@ -130,7 +138,7 @@ class Promoter:
 
     def approve(self, proposal_id: str, *, by: str, note: str | None = None) -> Proposal:
         """Move the memory to the proposed tier, recording the approval and the signals in its history."""
-        with self._deciding(proposal_id, by=by) as proposal:
+        with self._deciding(proposal_id, by=by) as proposal, writing(self.redis, self.keys):
             found = self.store.get([proposal.memory_id])
             if not found or found[0].state is not State.active:
                 state = found[0].state.value if found else "deleted"
