@@ -43,11 +43,13 @@ class Keys:
 
     @property
     def write_lock(self) -> str:
-        """Held while memories are rewritten from what was just read of them (a compaction's writes, the
-        write-time review of one memory, resolving a conflict): writers take turns, so none loses
-        another's sighting or history entry."""
+        """Held while memories are rewritten from what was just read of them (`hub.locks.writing`)."""
         return f"{self.prefix}:memories:write-lock"
 
     def conflict_claim(self, conflict_id: str) -> str:
-        """Set by whoever decides a conflict, so two answers at once cannot both apply."""
+        """Set by whoever decides a conflict, so two answers at once cannot both apply (`hub.locks.claimed`)."""
         return f"{self.prefix}:conflict:{conflict_id}:claim"
+
+    def proposal_claim(self, proposal_id: str) -> str:
+        """Set by whoever decides a promotion proposal: the owner, or the hub withdrawing it."""
+        return f"{self.prefix}:proposal:{proposal_id}:claim"

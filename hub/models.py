@@ -249,6 +249,10 @@ class Memory(BaseModel):
     sightings: list[Sighting] = Field(default_factory=list, description="Every statement of this fact.")
     history: list[Change] = Field(default_factory=list)
 
+    def expired(self, now: datetime) -> bool:
+        """Past its expiry at `now`: searched by no one, purged at the next compaction."""
+        return self.expires_at is not None and self.expires_at <= now
+
     @property
     def indexed_text(self) -> str:
         """What the dense model reads: the text, then its context (last, so that a long context is what

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from redis import Redis
 
 from hub.connections import as_text
-from hub.errors import InvalidEvent
 from hub.keys import Keys
 from hub.models import EventCreate, utcnow
 from hub.screening import screen_all
@@ -88,7 +87,7 @@ def publish(
 
     Ids this agent already published are not appended again, so publishing twice stores one memory;
     an id another agent published raises `EventIdTaken`. An event holding a secret raises
-    `SecretInEvent`, one the hub cannot take `InvalidEvent`: in each case nothing of the batch is published.
+    `SecretInEvent`, one that redacting would leave invalid `hub.errors.InvalidEvent`: in each case nothing of the batch is published.
     """
     # Refused (or redacted) before anything reaches Redis: a secret is never stored, even queued.
     events = screen_all(list(events), redact_secrets=redact_secrets)
@@ -98,19 +97,11 @@ def publish(
         for e in events
     ]
     # A session summary travels with one event per item it lists, derived from its id (hub.summaries).
-    derived: list[tuple[Envelope, str]] = []
-    for index, (envelope, e) in enumerate(zip(envelopes, events, strict=True)):
-        try:
-            items = expand(envelope.id, e)
-        except InvalidEvent as exc:
-            raise exc.at(index) from None
-        derived += [
-            (
-                Envelope(id=i, received_at=received_at, event=d.model_dump(mode="json", exclude_none=True)),
-                e.agent,
-            )
-            for i, d in items
-        ]
+    derived = [
+        (Envelope(id=i, received_at=received_at, event=d.model_dump(mode="json", exclude_none=True)), e.agent)
+        for envelope, e in zip(envelopes, events, strict=True)
+        for i, d in expand(envelope.id, e)
+    ]
     argv: list[str] = [keys.status_prefix, str(status_ttl_seconds), received_at]
     for envelope, agent in [*zip(envelopes, (e.agent for e in events), strict=True), *derived]:
         argv += [envelope.id, agent, envelope.encode()]

@@ -11,9 +11,6 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from pydantic import ValidationError
-
-from hub.errors import InvalidEvent, first_problem
 from hub.models import EventCreate, Kind, SessionSummary, memory_id_for
 
 # What each item takes from the summary event.
@@ -36,13 +33,6 @@ class Part(StrEnum):
     promote = "promote"
 
 
-# Where each part's items are listed in a SessionSummary.
-LISTED_AS = {
-    Part.decision: "decisions", Part.task: "tasks_completed", Part.pattern: "patterns",
-    Part.open_loop: "open_loops", Part.promote: "promote",
-}  # fmt: skip
-
-
 def derived_id(summary_event_id: str, part: Part, index: int) -> str:
     return f"{summary_event_id}{SEPARATOR}{part}.{index}"
 
@@ -63,7 +53,7 @@ def summary_event_id(event_id: str) -> str | None:
 def expand(event_id: str, event: EventCreate) -> list[tuple[str, EventCreate]]:
     """The events a session summary stands for, with their derived ids (none for other events).
 
-    An item that makes no valid event raises InvalidEvent naming it, e.g. `summary.decisions.0.why`.
+    A valid summary's items make valid events: SessionSummary's limits are the event's (`models.Why`).
     """
     summary = event.summary
     if summary is None:
@@ -86,15 +76,7 @@ def expand(event_id: str, event: EventCreate) -> list[tuple[str, EventCreate]]:
     for part, fields in items:
         index = counters[part] = counters.get(part, -1) + 1
         data = {**shared, **{k: v for k, v in fields.items() if v is not None}}
-        try:
-            derived.append((derived_id(event_id, part, index), EventCreate.model_validate(data)))
-        except ValidationError as exc:
-            field, problem = first_problem(exc)
-            where = f"summary.{LISTED_AS[part]}.{index}"
-            # Decisions and patterns are objects whose fields the event keeps; other items are the text.
-            if part in (Part.decision, Part.pattern) and field.split(".")[0] in ("text", "why", "evidence"):
-                where = f"{where}.{field}"
-            raise InvalidEvent(where, problem) from None
+        derived.append((derived_id(event_id, part, index), EventCreate.model_validate(data)))
     return derived
 
 

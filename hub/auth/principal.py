@@ -41,7 +41,7 @@ class Principal:
 
     def require_write(self) -> None:
         if not self.admin and not self.grants.write:
-            raise Forbidden(f"key {self.key_id} may not write")
+            raise Forbidden(f"key {self.key_id} is read-only: it may not write")
 
     def decided_by(self, by: str) -> str:
         """Who a decision is recorded as: what the caller says, and through which agent's key when it
@@ -51,8 +51,7 @@ class Principal:
     def require_owner_write(self) -> None:
         """Owner level, and allowed to write: deciding conflicts and promotions, closing loops, compacting."""
         self.require_owner_level()
-        if not self.admin and not self.grants.write:
-            raise Forbidden(f"key {self.key_id} is read-only; this route changes the owner's memory")
+        self.require_write()
 
     def require_agent(self, agent: str) -> None:
         if self.agent is not None and agent != self.agent:
@@ -64,9 +63,8 @@ class Principal:
             self.require_agent_at(where, event.agent)
             if self.admin:
                 continue
+            self.require_write()
             g = self.grants
-            if not g.write:
-                raise Forbidden(f"key {self.key_id} may not write")
             if event.scope not in g.scopes:
                 raise Forbidden(
                     f"{where}.scope: key {self.key_id} may not write {event.scope.value} memories"

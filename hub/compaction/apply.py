@@ -62,7 +62,7 @@ def _reinstate(
 def purge(store: MemoryStore, memory_id: str, *, now: datetime, losers: dict[str, list[str]]) -> bool:
     """Delete an expired memory, first reinstating what it superseded (`losers`: ids by their winner's id)."""
     memory = _one(store, memory_id)
-    if memory is not None and (memory.expires_at is None or memory.expires_at > now):
+    if memory is not None and not memory.expired(now):
         return False
     later = _one(store, memory.superseded_by) if memory is not None and memory.superseded_by else None
     for loser in store.get(losers.pop(memory_id, [])):

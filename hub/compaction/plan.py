@@ -77,7 +77,7 @@ def make_plan(
     everything = agent_memories(store, agent)
     if progress:
         progress("reading memories", len(everything), len(everything))
-    expired = [m for m in everything if m.expires_at is not None and m.expires_at <= now]
+    expired = [m for m in everything if m.expired(now)]
     purged = {m.id for m in expired}
     live = [m for m in everything if m.state in LIVE and m.id not in purged]
     groups = find_groups(

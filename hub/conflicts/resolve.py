@@ -6,6 +6,7 @@ from redis import Redis
 
 from hub.conflicts.ledger import Conflict, ConflictStatus, Resolution, get, open_conflicts_of, save
 from hub.keys import Keys
+from hub.locks import claimed
 from hub.models import Change, State, utcnow
 from hub.store.base import MemoryStore
 
@@ -16,10 +17,6 @@ class ResolutionError(ValueError):
 
 class ConflictDecided(Exception):
     """The conflict was decided meanwhile, or the memory to keep no longer stands: nothing was changed."""
-
-
-# Longer than any decision takes; a claim left by a crashed process frees itself after it.
-CLAIM_SECONDS = 60
 
 
 def supersede(store: MemoryStore, *, loser: str, winner: str, by: str, note: str | None) -> bool:
@@ -65,10 +62,9 @@ def resolve(
     """
     if keep != "both" and keep not in conflict.memory_ids:
         raise ResolutionError(f"keep: expected one of {conflict.memory_ids} or 'both', got {keep!r}")
-    claim = keys.conflict_claim(conflict.id)
-    if not redis.set(claim, by, nx=True, ex=CLAIM_SECONDS):
-        raise ConflictDecided(f"conflict {conflict.id} is being decided by another request")
-    try:
+    with claimed(redis, keys.conflict_claim(conflict.id), by=by) as mine:
+        if not mine:
+            raise ConflictDecided(f"conflict {conflict.id} is being decided by another request")
         current = get(redis, keys, conflict.id) or conflict
         if not current.open:
             raise ConflictDecided(f"conflict {conflict.id} is already {current.status.value}")
@@ -84,8 +80,6 @@ def resolve(
         if keep != "both":
             settle_moot(redis, keys, loser, why=f"superseded by {keep} (conflict {conflict.id})", by=by)
         return current
-    finally:
-        redis.delete(claim)
 
 
 def settle_moot(redis: Redis, keys: Keys, memory_id: str, *, why: str, by: str) -> list[Conflict]:
@@ -94,11 +88,8 @@ def settle_moot(redis: Redis, keys: Keys, memory_id: str, *, why: str, by: str) 
     conflict being decided meanwhile is left to that decision."""
     settled = []
     for cid in open_conflicts_of(redis, keys, [memory_id])[memory_id]:
-        claim = keys.conflict_claim(cid)
-        if not redis.set(claim, by, nx=True, ex=CLAIM_SECONDS):
-            continue
-        try:
-            conflict = get(redis, keys, cid)
+        with claimed(redis, keys.conflict_claim(cid), by=by) as mine:
+            conflict = get(redis, keys, cid) if mine else None
             if conflict is None or not conflict.open:
                 continue
             other = next(m for m in conflict.memory_ids if m != memory_id)
@@ -108,8 +99,6 @@ def settle_moot(redis: Redis, keys: Keys, memory_id: str, *, why: str, by: str) 
             )
             save(redis, keys, conflict)
             settled.append(conflict)
-        finally:
-            redis.delete(claim)
     return settled
 
 

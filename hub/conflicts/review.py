@@ -55,6 +55,11 @@ def side(memory: Memory) -> Side:
     )
 
 
+def lasts_as_long(a: Memory, b: Memory) -> bool:
+    """Whether memory `a` expires no sooner than `b` (a memory without expiry lasts)."""
+    return a.expires_at is None or (b.expires_at is not None and a.expires_at >= b.expires_at)
+
+
 def may_fold(older: Memory, newer: Memory) -> bool:
     """Whether `newer` may be folded into `older` (and deleted): only into a memory seen where it is
     seen, and lasting as long. Folded into a temporary, private or narrower copy, a fact would expire
@@ -62,10 +67,7 @@ def may_fold(older: Memory, newer: Memory) -> bool:
     return (
         (older.scope, older.project, older.person) == (newer.scope, newer.project, newer.person)
         and (newer.private or not older.private)
-        and (
-            older.expires_at is None
-            or (newer.expires_at is not None and older.expires_at >= newer.expires_at)
-        )
+        and lasts_as_long(older, newer)
     )
 
 
@@ -220,20 +222,11 @@ class Reviewer:
             )
             ledger.record(self.redis, self.keys, conflict)
         if conflict.open:
-            self._apply_policy(conflict, newer, corrects=corrects)
+            with suppress(ConflictDecided):  # decided meanwhile (the owner answered): that decision stands
+                self._apply_policy(conflict, older, newer, corrects=corrects)
         return conflict
 
-    def _apply_policy(self, conflict: Conflict, newer: Memory, *, corrects: bool) -> None:
-        with suppress(ConflictDecided):  # decided meanwhile (the owner answered): that decision stands
-            self._decide(conflict, newer, corrects=corrects)
-
-    def _decide(self, conflict: Conflict, newer: Memory, *, corrects: bool) -> None:
-        # A temporary memory never wins automatically over one that lasts: it would leave it
-        # superseded by a memory about to expire. It waits for the owner, with its proposal.
-        outlives = newer.expires_at is None or any(
-            m.expires_at is not None and m.expires_at <= newer.expires_at
-            for m in self.store.get([i for i in conflict.memory_ids if i != newer.id])
-        )
+    def _apply_policy(self, conflict: Conflict, older: Memory, newer: Memory, *, corrects: bool) -> None:
         if corrects:
             resolve(
                 self.redis,
@@ -244,10 +237,12 @@ class Reviewer:
                 by=newer.agent,
                 note="the owner corrected this; the correction supersedes the old memory",
             )
+        # A temporary memory never wins automatically over one that lasts: it would leave it
+        # superseded by a memory about to expire. It waits for the owner, with its proposal.
         elif (
             conflict.severity.value in self.settings.conflict_auto_resolve
             and not conflict.inferred
-            and outlives
+            and lasts_as_long(newer, older)
         ):
             resolve(
                 self.redis,

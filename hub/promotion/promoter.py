@@ -8,14 +8,14 @@ deductions move without waiting. Every move is recorded in the memory's history 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from redis import Redis
 
 from hub.keys import Keys
-from hub.locks import writing
+from hub.locks import claimed, writing
 from hub.models import Memory, State
 from hub.promotion import proposals, tiers, weekly
 from hub.promotion.context import ContextLoader
@@ -110,12 +110,10 @@ class Promoter:
         """Close pending proposals that no longer apply: the memory was superseded or already got there."""
         for proposal in proposals.pending_for(self.redis, self.keys, memory.id):
             if memory.state is not State.active or tiers.RANK[memory.tier] >= tiers.RANK[proposal.to_tier]:
-                try:
-                    with self._deciding(proposal.id, by="hub") as pending:
-                        closed = proposals.decide(pending, ProposalStatus.withdrawn, by="hub", note=note)
-                        proposals.save(self.redis, self.keys, closed)
-                except ProposalClosed:
-                    pass  # the owner decided it meanwhile, or is deciding it now: that answer stands
+                # The owner decided it meanwhile, or is deciding it now: that answer stands.
+                with suppress(ProposalClosed), self._deciding(proposal.id, by="hub") as pending:
+                    closed = proposals.decide(pending, ProposalStatus.withdrawn, by="hub", note=note)
+                    proposals.save(self.redis, self.keys, closed)
 
     @contextmanager
     def _deciding(self, proposal_id: str, *, by: str) -> Iterator[Proposal]:
@@ -124,17 +122,15 @@ class Promoter:
         Read only once claimed, so of two decisions at once (approve and reject from two devices)
         the second finds the proposal claimed, or already decided, and raises ProposalClosed.
         """
-        if not proposals.claim(self.redis, self.keys, proposal_id, by=by):
-            raise ProposalClosed(f"proposal {proposal_id} is being decided by another request")
-        try:
+        with claimed(self.redis, self.keys.proposal_claim(proposal_id), by=by) as mine:
+            if not mine:
+                raise ProposalClosed(f"proposal {proposal_id} is being decided by another request")
             proposal = proposals.get(self.redis, self.keys, proposal_id)
             if proposal is None:
                 raise ProposalNotFound(f"no proposal with id {proposal_id!r}")
             if not proposal.pending:
                 raise ProposalClosed(f"proposal {proposal_id} is already {proposal.status.value}")
             yield proposal
-        finally:
-            proposals.release(self.redis, self.keys, proposal_id)
 
     def approve(self, proposal_id: str, *, by: str, note: str | None = None) -> Proposal:
         """Move the memory to the proposed tier, recording the approval and the signals in its history."""

@@ -75,23 +75,6 @@ def _index(keys: Keys) -> str:
     return f"{keys.prefix}:proposals"
 
 
-def _claim(keys: Keys, pid: str) -> str:
-    return f"{keys.prefix}:proposal:{pid}:claim"
-
-
-# Longer than any decision takes; a claim left by a crashed process frees itself after it.
-CLAIM_SECONDS = 60
-
-
-def claim(redis: Redis, keys: Keys, pid: str, *, by: str) -> bool:
-    """Take the right to decide the proposal; False while someone else holds it."""
-    return bool(redis.set(_claim(keys, pid), by, nx=True, ex=CLAIM_SECONDS))
-
-
-def release(redis: Redis, keys: Keys, pid: str) -> None:
-    redis.delete(_claim(keys, pid))
-
-
 def get(redis: Redis, keys: Keys, pid: str) -> Proposal | None:
     raw = redis.get(_key(keys, pid))
     return Proposal.model_validate_json(raw) if raw else None

@@ -27,6 +27,19 @@ def conflicts(api: TestClient, **params: str) -> list[dict]:  # type: ignore[typ
     return response.json()["conflicts"]  # type: ignore[no-any-return]
 
 
+def allergy_question(
+    api: TestClient, wa: Memhub, tg: Memhub, person: str = "Netanel"
+) -> tuple[str, str, dict]:  # type: ignore[type-arg]
+    """Two agents contradict each other on an allergy: a high-severity conflict put to the owner.
+    The two memory ids, and the conflict."""
+    [allergic] = publish_all(wa, f"{person} is allergic to peanuts")
+    [not_allergic] = publish_all(tg, f"{person} has no food allergies")
+    [conflict] = [
+        c for c in conflicts(api, severity="high") if set(c["memory_ids"]) == {allergic, not_allergic}
+    ]
+    return allergic, not_allergic, conflict
+
+
 def test_two_agents_contradicting_each_other_make_one_open_conflict(
     api: TestClient, make_agent: Callable[..., Memhub]
 ) -> None:
@@ -115,10 +128,7 @@ def test_a_high_severity_conflict_is_a_question_answered_through_resolve(
     api: TestClient, make_agent: Callable[..., Memhub]
 ) -> None:
     wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
-    [allergic] = publish_all(wa, "Netanel is allergic to peanuts")
-    [not_allergic] = publish_all(tg, "Netanel has no food allergies")
-
-    [conflict] = conflicts(api, severity="high")
+    allergic, not_allergic, conflict = allergy_question(api, wa, tg)
     assert conflict["status"] == "open"
     [question] = api.get("/v1/questions", params={"agent": "tg-assistant"}).json()["questions"]
     assert question["conflict_id"] == conflict["id"] and question["ask_in"] == "telegram"
@@ -204,9 +214,7 @@ def test_a_conflict_about_a_memory_corrected_since_is_settled_not_asked(
     api: TestClient, make_agent: Callable[..., Memhub]
 ) -> None:
     wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
-    [allergic] = publish_all(wa, "Netanel is allergic to peanuts")
-    [not_allergic] = publish_all(tg, "Netanel has no food allergies")
-    [conflict] = conflicts(api, severity="high")
+    allergic, not_allergic, conflict = allergy_question(api, wa, tg)
     assert len(api.get("/v1/questions", params={"agent": "tg"}).json()["questions"]) == 1
     [correction] = publish_all(wa, "Netanel is allergic to tree nuts, not peanuts", kind="correction",
                                related=[allergic])  # fmt: skip
@@ -243,9 +251,7 @@ def test_two_answers_at_once_one_applies_and_the_other_is_refused(
     # A high-severity question goes to every agent in the conflict: the owner may answer on both.
     wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
     for person in ("Netanel", "Dana", "Avi", "Yael"):
-        [allergic] = publish_all(wa, f"{person} is allergic to peanuts")
-        [not_allergic] = publish_all(tg, f"{person} has no food allergies")
-        [conflict] = [c for c in conflicts(api) if set(c["memory_ids"]) == {allergic, not_allergic}]
+        allergic, not_allergic, conflict = allergy_question(api, wa, tg, person)
         path = f"/v1/conflicts/{conflict['id']}/resolve"
         answers = at_once(
             *(partial(api.post, path, json={"keep": keep}) for keep in (allergic, not_allergic))

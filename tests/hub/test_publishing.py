@@ -3,9 +3,8 @@ import json
 import pytest
 from redis import Redis
 
-from hub.errors import InvalidEvent
 from hub.keys import Keys
-from hub.models import DecisionMade, EventCreate
+from hub.models import EventCreate
 from hub.publishing import EventIdTaken, publish
 
 KEYS = Keys("memhub-test")
@@ -48,12 +47,3 @@ def test_an_id_another_agent_published_is_refused_and_nothing_of_the_batch_is_qu
     publish(redis, events("Dana has no allergies", id="wa-msg-1002", agent="kitchen-bot"), keys=KEYS,
             status_ttl_seconds=60)  # fmt: skip
     assert redis.xlen(KEYS.stream) == 1
-
-
-def test_a_summary_item_that_makes_no_valid_event_is_refused_naming_its_position(redis: Redis) -> None:
-    [summary] = events("Wrap-up", kind="summary", summary={"decisions": [{"text": "Use Postgres"}]})
-    assert summary.summary is not None
-    summary.summary.decisions.append(DecisionMade.model_construct(text="Fly TAP", why="w" * 1_500))
-    with pytest.raises(InvalidEvent, match=r"^1\.summary\.decisions\.1\.why: String should have at most"):
-        publish(redis, [*events("a"), summary], keys=KEYS, status_ttl_seconds=60)
-    assert redis.xlen(KEYS.stream) == 0

@@ -8,6 +8,7 @@ from starlette.testclient import TestClient
 
 from clients import Memhub
 from hub.embedded import EmbeddedHub
+from hub.locks import claimed
 from hub.models import Tier, utcnow
 from hub.promotion import proposals
 from hub.promotion.score import Assessment, Decision
@@ -182,10 +183,10 @@ def test_approve_and_reject_at_once_one_decision_stands_and_the_other_is_refused
 
     # While one device's decision is being made, another's is refused, and changes nothing.
     held = proposed("Netanel's gym locker is number 12")
-    assert proposals.claim(services.redis, services.keys, held.id, by="owner-phone")
-    assert api.post(f"/v1/promotions/{held.id}/approve", json={"by": "owner"}).status_code == 409
-    assert wa.memory(held.memory_id).tier == "episodic"
-    proposals.release(services.redis, services.keys, held.id)
+    with claimed(services.redis, services.keys.proposal_claim(held.id), by="owner-phone") as mine:
+        assert mine
+        assert api.post(f"/v1/promotions/{held.id}/approve", json={"by": "owner"}).status_code == 409
+        assert wa.memory(held.memory_id).tier == "episodic"
     assert api.post(f"/v1/promotions/{held.id}/reject", json={"by": "owner"}).status_code == 200
 
     # The owner taps approve on one device and reject on another at the same moment.

@@ -3,8 +3,7 @@
 import pytest
 from pydantic import ValidationError
 
-from hub.errors import InvalidEvent
-from hub.models import DecisionMade, EventCreate, memory_id_for
+from hub.models import EventCreate, memory_id_for
 from hub.summaries import Part, derived_id, describe, expand, part_of, summary_event_id
 
 SUMMARY = {
@@ -66,17 +65,3 @@ def test_a_decisions_why_has_the_limit_of_the_event_it_becomes() -> None:
     EventCreate.model_validate(
         {**SUMMARY, "summary": {"decisions": [{"text": "Use Postgres", "why": "w" * 1_000}]}}
     )
-
-
-def test_an_item_that_makes_no_valid_event_is_refused_naming_it() -> None:
-    summary = EventCreate.model_validate(SUMMARY)
-    assert summary.summary is not None
-    # Built without validation: whatever limit an item and its event disagree on, the item is named.
-    summary.summary.decisions.append(DecisionMade.model_construct(text="Fly TAP", why="w" * 1_500))
-    summary.summary.open_loops.append("x" * 9_000)
-    with pytest.raises(InvalidEvent) as caught:
-        expand("ev1", summary)
-    assert str(caught.value).startswith("summary.decisions.1.why: String should have at most 1000 characters")
-    summary.summary.decisions.pop()
-    with pytest.raises(InvalidEvent, match=r"^summary\.open_loops\.2: String should have at most 8000"):
-        expand("ev1", summary)

@@ -53,8 +53,7 @@ def _readable(services: Services, caller: Principal, memory_id: str) -> Memory:
     """The memory, if the caller may see it: outside its grants, or expired, a memory does not exist
     (rather than being forbidden), as in search."""
     found = services.store.get([memory_id])
-    expired = bool(found) and found[0].expires_at is not None and found[0].expires_at <= utcnow()
-    if not found or expired or not caller.may_read(found[0]):
+    if not found or found[0].expired(utcnow()) or not caller.may_read(found[0]):
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no memory with id {memory_id!r}")
     return found[0]
 
