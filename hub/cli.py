@@ -8,7 +8,7 @@ import signal
 import sys
 from pathlib import Path
 
-from hub.settings import Settings, get_settings
+from hub.settings import Settings, SettingsInvalid, get_settings
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -119,7 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     args = build_parser().parse_args(argv)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except SettingsInvalid as exc:
+        print(f"memhub {args.command}: {exc}", file=sys.stderr)
+        return 2
     return code
 
 

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import json
+import re
+import typing
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings.exceptions import SettingsError
+
+# What the conflict and promotion policies may name (hub.conflicts.judge.Severity, hub.models.Scope).
+SeverityName = Literal["low", "medium", "high"]
+ScopeName = Literal["global", "project", "person", "temporary"]
+ENV_PREFIX = "MEMHUB_"
 
 
 class CoreBudget(BaseModel):
@@ -21,7 +30,7 @@ class CoreBudget(BaseModel):
 class Settings(BaseSettings):
     """memhub configuration, read from `MEMHUB_*` environment variables."""
 
-    model_config = SettingsConfigDict(env_prefix="MEMHUB_", env_file=None, extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_file=None, extra="ignore")
 
     # Where things live.
     data_dir: Path = Field(Path("./memhub-data"), description="Embedded store and embedded Redis data.")
@@ -99,10 +108,10 @@ class Settings(BaseSettings):
         description="Cosine similarity from which a newer memory that reports a change ('now', "
         "'switched to', 'cancelled') conflicts with the closest older one.",
     )
-    conflict_auto_resolve: list[str] = Field(
+    conflict_auto_resolve: list[SeverityName] = Field(
         ["low"], description="Severities resolved at once, newer wins, with a note saying so."
     )
-    conflict_ask_owner: list[str] = Field(
+    conflict_ask_owner: list[SeverityName] = Field(
         ["high"], description="Severities put to the owner as questions; the rest get a proposal."
     )
     judge: Literal["rules", "llm", "nli"] = Field(
@@ -143,7 +152,7 @@ class Settings(BaseSettings):
 
     # Promotion between tiers, on explainable signals (hub/promotion).
     auto_promote: bool = Field(False, description="Promote at once instead of proposing to the owner.")
-    auto_promote_scopes: list[str] = Field(
+    auto_promote_scopes: list[ScopeName] = Field(
         [], description="Scopes promoted at once even when auto_promote is off, e.g. ['project']."
     )
     promote_at_once: bool = Field(
@@ -212,7 +221,45 @@ class Settings(BaseSettings):
         return self.core_budgets.get(agent, default)
 
 
+class SettingsInvalid(ValueError):
+    """A MEMHUB_* variable holds a value memhub cannot use; the message names each and what is allowed."""
+
+
+def _variable(field: str) -> str:
+    return ENV_PREFIX + field.upper()
+
+
+def _json_hint(field: str) -> str:
+    # List and dict settings are read as JSON: a bare `low` is the usual mistake.
+    info = Settings.model_fields[field]
+    if typing.get_origin(info.annotation) is dict:
+        return 'a JSON object, e.g. {"wa-assistant": {"words": 600, "lines": 100}}'
+    allowed = typing.get_args(typing.get_args(info.annotation)[0])
+    example = list(allowed[:2]) if allowed else info.default or ["Dana"]
+    return f"a JSON list, e.g. {json.dumps(example)}" + (f" (of {', '.join(allowed)})" if allowed else "")
+
+
+def explain(exc: ValidationError | SettingsError) -> str:
+    """One line per bad variable: its name, what it held, and what is allowed."""
+    if isinstance(exc, SettingsError):
+        found = re.search(r'field "(\w+)"', str(exc))
+        if found is None or found[1] not in Settings.model_fields:
+            return str(exc)
+        return f"{_variable(found[1])} is not valid JSON; write {_json_hint(found[1])}"
+    lines = []
+    for error in exc.errors():
+        field, *inside = (str(part) for part in error["loc"])
+        where = _variable(field) + "".join(f"[{part}]" for part in inside)
+        value = error.get("input")
+        held = f"={value!r}" if isinstance(value, str | int | float) else ""
+        lines.append(f"{where}{held}: {str(error['msg']).removeprefix('Value error, ')}")
+    return "\n".join(lines)
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process's Settings, read once from the environment."""
-    return Settings()
+    """The process's Settings, read once from the environment; SettingsInvalid names a bad variable."""
+    try:
+        return Settings()
+    except (ValidationError, SettingsError) as exc:
+        raise SettingsInvalid(explain(exc)) from None

@@ -1,12 +1,17 @@
 """The deployment files run commands this code has, and give the API what it needs to be usable."""
 
+import typing
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from hub.cli import build_parser
+from hub.cli import build_parser, main
+from hub.conflicts.judge import Severity
+from hub.models import Scope
+from hub.settings import ScopeName, SeverityName, get_settings
 
 ROOT = Path(__file__).parent.parent
 
@@ -46,3 +51,59 @@ def test_the_api_gets_an_admin_key_and_every_process_the_same_redis_and_qdrant()
     secret = {e["name"]: e["valueFrom"]["secretKeyRef"] for e in api_container["env"]}
     assert secret["MEMHUB_ADMIN_KEY"] == {"name": "memhub-admin", "key": "MEMHUB_ADMIN_KEY"}
     assert all(c["envFrom"] == [{"configMapRef": {"name": "memhub"}}] for c in k8s_containers())
+
+
+@pytest.fixture
+def fresh_settings() -> Iterator[None]:
+    """get_settings reads the environment once per process: read it again around the test."""
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        ("MEMHUB_PORT", "abc", "MEMHUB_PORT='abc': Input should be a valid integer"),
+        (
+            "MEMHUB_SECRETS_POLICY",
+            "drop",
+            "MEMHUB_SECRETS_POLICY='drop': Input should be 'refuse' or 'redact'",
+        ),
+        (
+            "MEMHUB_CONFLICT_AUTO_RESOLVE",
+            "low",
+            "MEMHUB_CONFLICT_AUTO_RESOLVE is not valid JSON; write a JSON list",
+        ),
+        # A severity no conflict has would silently never match.
+        (
+            "MEMHUB_CONFLICT_AUTO_RESOLVE",
+            '["lo"]',
+            "MEMHUB_CONFLICT_AUTO_RESOLVE[0]='lo': Input should be 'low'",
+        ),
+        (
+            "MEMHUB_AUTO_PROMOTE_SCOPES",
+            '["projects"]',
+            "MEMHUB_AUTO_PROMOTE_SCOPES[0]='projects': Input should be 'global', 'project'",
+        ),
+        ("MEMHUB_TIMEZONE", "Mars/Base", "MEMHUB_TIMEZONE='Mars/Base': unknown time zone"),
+    ],
+)
+def test_a_bad_variable_is_named_with_what_is_allowed_not_a_traceback(
+    variable: str,
+    value: str,
+    said: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    fresh_settings: None,
+) -> None:
+    monkeypatch.setenv(variable, value)
+    assert main(["worker"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"memhub worker: {said}"), err
+    assert "Traceback" not in err
+
+
+def test_the_names_settings_accept_are_the_hubs_severities_and_scopes() -> None:
+    assert set(typing.get_args(SeverityName)) == {s.value for s in Severity}
+    assert set(typing.get_args(ScopeName)) == {s.value for s in Scope}
