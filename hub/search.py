@@ -82,13 +82,15 @@ class Retriever:
         # More candidates than asked for: newer versions of the first hits are looked for among them.
         pool = max(limit * (VERSION_POOL if diversity is None else DIVERSITY_POOL), MIN_POOL)
         dense = self.embedder.encode_one(query)
-        # By default superseded memories are searched too, to be replaced by what superseded them.
-        follow = states is None
+        # Unless superseded memories are asked for, they are searched too, to be replaced by what
+        # superseded them: `states=["active"]` follows a corrected fact as the default does.
+        follow = flt.states is None or State.superseded not in flt.states
+        searched = frozenset(State) if flt.states is None else flt.states | {State.superseded}
         hits = self.store.search(
             SearchQuery(
                 dense=dense,
                 sparse=self.sparse.query(query),
-                filter=replace(flt, states=frozenset(State)) if follow else flt,
+                filter=replace(flt, states=searched) if follow else flt,
                 limit=pool,
                 mode=mode,
                 recency=recency,

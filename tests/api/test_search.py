@@ -136,6 +136,11 @@ def test_what_superseded_a_match_takes_its_place(make_agent: Callable[..., Memhu
 
     assert [h.id for h in wa.search("Which hotel are we staying at on Crete?", limit=1)] == [new]
     assert old not in {h.id for h in wa.search("Which hotel are we staying at on Crete?", limit=50)}
+    # Naming the states, superseded left out, follows the correction as the default does (it ranked
+    # the flights first).
+    for states in (["active"], ["active", "stale"]):
+        hits = wa.search("Which hotel are we staying at on Crete?", states=states, limit=1)
+        assert [h.id for h in hits] == [new], states
 
 
 def test_a_chain_of_corrections_ends_at_the_last(make_agent: Callable[..., Memhub]) -> None:
