@@ -7,16 +7,69 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hub.settings import Settings, SettingsInvalid, get_settings
 
+if TYPE_CHECKING:
+    from hub.services import Services
+
 
 def _settings(args: argparse.Namespace) -> Settings:
-    overrides = {
-        k: v for k, v in {"data_dir": args.data_dir, "port": getattr(args, "port", None)}.items() if v
-    }
+    given = {"data_dir": args.data_dir, "port": getattr(args, "port", None)}
+    overrides = {k: v for k, v in given.items() if v is not None}
     base = get_settings()
     return base.model_copy(update=overrides) if overrides else base
+
+
+def _count(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is too few: at least 1")
+    return value
+
+
+def _port(text: str) -> int:
+    """An argparse type: a TCP port."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= value <= 65_535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: 1 to 65535")
+    return value
+
+
+def _services(settings: Settings, command: str) -> Services | None:
+    """The process's services against MEMHUB_REDIS_URL, or None having said on stderr what to set."""
+    from hub.connections import connect
+    from hub.services import build_services
+
+    if not settings.redis_url:
+        print(
+            f"memhub {command}: set MEMHUB_REDIS_URL (and MEMHUB_QDRANT_URL to share a Qdrant server); "
+            "`memhub up` runs everything on one machine",
+            file=sys.stderr,
+        )
+        return None
+    try:
+        return build_services(settings, connect(settings.redis_url))
+    except Exception as exc:
+        # qdrant-edge says only "Can't init WAL: Kind(WouldBlock)" when another process holds the shard.
+        if settings.qdrant_url or "WouldBlock" not in str(exc):
+            raise
+        store = (settings.data_dir / "store" / settings.collection).resolve()
+        print(
+            f"memhub {command}: the embedded store in {store} is open in another process (one process "
+            "at a time can open it); set MEMHUB_QDRANT_URL so that `memhub api` and the workers share a "
+            "Qdrant server, or run `memhub up` alone",
+            file=sys.stderr,
+        )
+        return None
 
 
 def cmd_up(args: argparse.Namespace) -> int:
@@ -52,28 +105,31 @@ def cmd_api(args: argparse.Namespace) -> int:
     from hub.api.app import create_app
 
     settings = _settings(args)
-    if settings.auth and settings.admin_key is None:
-        logging.getLogger("memhub").warning(
+    log = logging.getLogger("memhub")
+    if not settings.auth:
+        log.warning("MEMHUB_AUTH is false: every caller is the owner, with no key")
+    elif settings.admin_key is None:
+        log.warning(
             "MEMHUB_ADMIN_KEY is not set: no new key can be made (`memhub keys create` needs it), "
             "so only agents whose keys already exist will get past 401"
         )
-    uvicorn.run(create_app(settings=settings), host=args.host or settings.host, port=settings.port)
+    # Built here rather than in the app's lifespan, so a missing setting is one line, not a traceback.
+    services = _services(settings, "api")
+    if services is None:
+        return 2
+    try:
+        uvicorn.run(create_app(services), host=args.host or settings.host, port=settings.port)
+    finally:
+        services.close()
     return 0
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from hub.connections import connect
-    from hub.services import build_services
     from workers.worker import run_worker
 
-    settings = _settings(args)
-    if not settings.redis_url:
-        print(
-            "memhub worker: set MEMHUB_REDIS_URL (and MEMHUB_QDRANT_URL to share a Qdrant server)",
-            file=sys.stderr,
-        )
+    services = _services(_settings(args), "worker")
+    if services is None:
         return 2
-    services = build_services(settings, connect(settings.redis_url))
     try:
         run_worker(services, burst=args.burst)
     finally:
@@ -85,20 +141,29 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="memhub", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
+    store_dir = "where the embedded store lives (default MEMHUB_DATA_DIR, ./memhub-data)"
     up = sub.add_parser("up", help="the whole hub on one machine: embedded Redis and store, workers, API")
-    up.add_argument("--data-dir", type=Path, help="where memories and the embedded Redis live")
-    up.add_argument("--port", type=int)
-    up.add_argument("--workers", type=int, help="worker threads (default MEMHUB_EMBEDDED_WORKERS)")
+    up.add_argument(
+        "--data-dir",
+        type=Path,
+        help="where the embedded store and Redis live (default MEMHUB_DATA_DIR, ./memhub-data)",
+    )
+    up.add_argument("--port", type=_port, help="the API's port (default MEMHUB_PORT, 8420)")
+    up.add_argument(
+        "--workers", type=_count, help="worker threads, at least 1 (default MEMHUB_EMBEDDED_WORKERS, 1)"
+    )
     up.set_defaults(func=cmd_up)
 
     api = sub.add_parser("api", help="the read API alone, against MEMHUB_REDIS_URL and MEMHUB_QDRANT_URL")
-    api.add_argument("--data-dir", type=Path)
-    api.add_argument("--host")
-    api.add_argument("--port", type=int)
+    api.add_argument("--data-dir", type=Path, help=f"{store_dir}, when MEMHUB_QDRANT_URL is unset")
+    api.add_argument("--host", help="the address to listen on (default MEMHUB_HOST, 127.0.0.1)")
+    api.add_argument("--port", type=_port, help="the port to listen on (default MEMHUB_PORT, 8420)")
     api.set_defaults(func=cmd_api)
 
-    worker = sub.add_parser("worker", help="one worker process, against MEMHUB_REDIS_URL")
-    worker.add_argument("--data-dir", type=Path)
+    worker = sub.add_parser(
+        "worker", help="one worker process, against MEMHUB_REDIS_URL and MEMHUB_QDRANT_URL"
+    )
+    worker.add_argument("--data-dir", type=Path, help=f"{store_dir}, when MEMHUB_QDRANT_URL is unset")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     worker.set_defaults(func=cmd_worker)
 
@@ -118,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request would bury the answer
     args = build_parser().parse_args(argv)
     try:
         code: int = args.func(args)

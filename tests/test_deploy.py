@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 import yaml
+from redis import Redis
 
 from hub.cli import build_parser, main
 from hub.conflicts.judge import Severity
 from hub.models import Scope
 from hub.settings import ScopeName, SeverityName, get_settings
+from hub.store.edge import EdgeStore
 
 ROOT = Path(__file__).parent.parent
 
@@ -107,3 +109,52 @@ def test_a_bad_variable_is_named_with_what_is_allowed_not_a_traceback(
 def test_the_names_settings_accept_are_the_hubs_severities_and_scopes() -> None:
     assert set(typing.get_args(SeverityName)) == {s.value for s in Severity}
     assert set(typing.get_args(ScopeName)) == {s.value for s in Scope}
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["up", "--workers", "0"], "argument --workers: 0 is too few: at least 1"),
+        (["up", "--workers", "-3"], "argument --workers: -3 is too few"),  # started no worker at all
+        (["api", "--port", "99999"], "argument --port: 99999 is not a port: 1 to 65535"),
+        (["up", "--port", "http"], "argument --port: 'http' is not a port number"),
+    ],
+)
+def test_a_bad_flag_is_refused_saying_what_is_allowed(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        build_parser().parse_args(argv)
+    assert exited.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["api", "worker"])
+def test_api_and_worker_without_redis_say_what_to_set(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fresh_settings: None
+) -> None:
+    monkeypatch.delenv("MEMHUB_REDIS_URL", raising=False)
+    assert main([command]) == 2
+    assert capsys.readouterr().err.startswith(f"memhub {command}: set MEMHUB_REDIS_URL")
+
+
+def test_a_second_process_on_the_embedded_store_is_told_to_share_a_qdrant_server(
+    tmp_path: Path,
+    redis: Redis,
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    fresh_settings: None,
+) -> None:
+    # `memhub api` and `memhub worker` without MEMHUB_QDRANT_URL both open the shard: the second one
+    # died with qdrant-edge's "Can't init WAL: Kind(WouldBlock)" traceback.
+    monkeypatch.setenv("MEMHUB_REDIS_URL", redis_url)
+    monkeypatch.delenv("MEMHUB_QDRANT_URL", raising=False)
+    owner = EdgeStore(tmp_path / "store" / "memories")
+    try:
+        assert main(["worker", "--burst", "--data-dir", str(tmp_path)]) == 2
+    finally:
+        owner.close()
+    err = capsys.readouterr().err
+    assert err.startswith(f"memhub worker: the embedded store in {tmp_path / 'store' / 'memories'} is open")
+    assert "set MEMHUB_QDRANT_URL" in err
