@@ -1,5 +1,7 @@
 """The deployment files run commands this code has, and give the API what it needs to be usable."""
 
+import fnmatch
+import re
 import typing
 from collections.abc import Iterator
 from pathlib import Path
@@ -9,10 +11,11 @@ import pytest
 import yaml
 from redis import Redis
 
+from hub.api.app import create_app
 from hub.cli import build_parser, main
 from hub.conflicts.judge import Severity
 from hub.models import Scope
-from hub.settings import ScopeName, SeverityName, get_settings
+from hub.settings import ScopeName, Settings, SeverityName, get_settings
 from hub.store.edge import EdgeStore
 
 ROOT = Path(__file__).parent.parent
@@ -158,3 +161,84 @@ def test_a_second_process_on_the_embedded_store_is_told_to_share_a_qdrant_server
     err = capsys.readouterr().err
     assert err.startswith(f"memhub worker: the embedded store in {tmp_path / 'store' / 'memories'} is open")
     assert "set MEMHUB_QDRANT_URL" in err
+
+
+def k8s_deployments() -> dict[str, dict[str, Any]]:
+    documents = yaml.safe_load_all((ROOT / "deploy/k8s/memhub.yaml").read_text())
+    return {d["metadata"]["name"]: d for d in documents if d["kind"] == "Deployment"}
+
+
+def test_at_scale_every_process_memhub_up_runs_in_one_runs_somewhere_and_the_scheduler_once() -> None:
+    # `memhub up` runs the API, workers and the review/compaction schedules (CronThread); without a
+    # `memhub cron`, a deployment never reviewed a day nor compacted a core.
+    processes = {"api", "worker", "cron"}
+    compose = {s["command"][1] for s in compose_services().values() if s.get("command", [""])[0] == "memhub"}
+    k8s = {c["command"][1] for c in k8s_containers()}
+    assert compose == processes and k8s == processes
+
+    (cron,) = [
+        d
+        for d in k8s_deployments().values()
+        if d["spec"]["template"]["spec"]["containers"][0]["command"][1] == "cron"
+    ]
+    assert cron["spec"]["replicas"] == 1 and cron["spec"]["strategy"] == {"type": "Recreate"}
+    assert "deploy" not in compose_services()["cron"]  # `--scale worker=4` leaves it at one
+
+
+def test_the_api_is_probed_on_its_port_and_health_route_everywhere() -> None:
+    port = Settings().port
+    assert "/healthz" in create_app().openapi()["paths"]
+    (api_container,) = [c for c in k8s_containers() if c["command"][1] == "api"]
+    assert api_container["readinessProbe"]["httpGet"] == {"path": "/healthz", "port": port}
+    assert api_container["ports"] == [{"containerPort": port}]
+    api = compose_services()["api"]
+    assert f"http://127.0.0.1:{port}/healthz" in " ".join(api["healthcheck"]["test"])
+    assert api["ports"] == [f"{port}:{port}"]
+    assert f"EXPOSE {port}" in (ROOT / "deploy/Dockerfile").read_text()
+
+
+def test_redis_fsyncs_every_write_as_the_readme_promises() -> None:
+    # "once an id comes back the event is durable in Redis": everysec could lose the last second.
+    command = compose_services()["redis"]["command"]
+    assert command[command.index("--appendfsync") + 1] == "always"
+
+
+def _ignored(patterns: list[str], path: str) -> bool:
+    """Whether a .dockerignore's patterns leave `path` out of the build context (last match wins)."""
+    left_out = False
+    for pattern in patterns:
+        keep = pattern.startswith("!")
+        glob = pattern.removeprefix("!").rstrip("/")
+        parts = path.split("/")
+        if any(fnmatch.fnmatch("/".join(parts[:n]), glob) for n in range(1, len(parts) + 1)) or (
+            glob.startswith("**/") and any(fnmatch.fnmatch(p, glob[3:]) for p in parts)
+        ):
+            left_out = not keep
+    return left_out
+
+
+def test_the_image_gets_what_it_copies_and_never_the_virtualenv_or_a_hubs_data() -> None:
+    # Without an ignore file, `docker compose up --build` sent the 1.7 GB .venv and ./memhub-data
+    # (memories, key hashes, Redis's file) to the Docker engine as the build context.
+    lines = (ROOT / "deploy/Dockerfile.dockerignore").read_text().splitlines()
+    patterns = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    dockerfile = (ROOT / "deploy/Dockerfile").read_text()
+    copied = [s for line in dockerfile.splitlines() if line.startswith("COPY ") for s in line.split()[1:-1]]
+    assert copied and not [path for path in copied if _ignored(patterns, path)]
+    assert not [
+        p for p in ("hub/settings.py", "workers/worker.py", "clients/__init__.py") if _ignored(patterns, p)
+    ]
+    for private in (".venv/lib/python3.11/site-packages/torch/__init__.py", "memhub-data/redis/appendonly.aof",
+                    ".git/config", "tests/conftest.py", "hub/__pycache__/cli.cpython-311.pyc"):  # fmt: skip
+        assert _ignored(patterns, private), private
+
+
+def test_the_image_installs_the_cpu_torch_the_project_pins_and_never_fetches_the_model() -> None:
+    dockerfile = (ROOT / "deploy/Dockerfile").read_text()
+    pinned = re.search(r'"torch==([\d.]+)"', (ROOT / "pyproject.toml").read_text())
+    assert pinned is not None
+    torch_line = next(line for line in dockerfile.splitlines() if "pip install" in line and "torch" in line)
+    assert f"torch=={pinned[1]}" in torch_line
+    assert "--index-url https://download.pytorch.org/whl/cpu" in torch_line
+    assert f"torch=={pinned[1]}" in (ROOT / "Makefile").read_text()
+    assert "HF_HUB_OFFLINE=1" in dockerfile
