@@ -86,19 +86,26 @@ class Retriever:
         # superseded them: `states=["active"]` follows a corrected fact as the default does.
         follow = flt.states is None or State.superseded not in flt.states
         searched = frozenset(State) if flt.states is None else flt.states | {State.superseded}
+        candidates = SearchQuery(
+            dense=dense,
+            sparse=self.sparse.query(query),
+            filter=flt,
+            limit=pool,
+            mode=mode,
+            recency=recency,
+            with_vectors=True,
+        )
         hits = self.store.search(
-            SearchQuery(
-                dense=dense,
-                sparse=self.sparse.query(query),
-                filter=replace(flt, states=searched) if follow else flt,
-                limit=pool,
-                mode=mode,
-                recency=recency,
-                with_vectors=True,
-            )
+            replace(candidates, filter=replace(flt, states=searched)) if follow else candidates
         )
         if follow:
+            found = len(hits)
             hits = self._successors_in_place(hits, flt, dense)
+            if len(hits) < limit and found == pool:
+                # The versions of a fact updated many times filled the candidates and gave their places
+                # to one successor: the rest of the answer is what ranks below them.
+                placed = {hit.memory.id for hit in hits}
+                hits += [hit for hit in self.store.search(candidates) if hit.memory.id not in placed]
         hits = self._contested_below_newer(hits, flt, dense)
         hits = newest_versions_first(hits)
         if diversity is not None:

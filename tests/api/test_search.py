@@ -153,6 +153,23 @@ def test_a_chain_of_corrections_ends_at_the_last(make_agent: Callable[..., Memhu
     assert found[0] == third and first not in found and second not in found
 
 
+def test_a_fact_corrected_many_times_leaves_room_for_the_rest(make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    rest = stored(wa, *(wa.publish(text) for text in (
+        "Netanel's running goal is a half marathon under two hours", "Netanel eats no bread on weekdays",
+        "Netanel's doctor asked him to lose five kilos", "Netanel goes to the gym on Sunday and Wednesday",
+    )))  # fmt: skip
+    [weight] = stored(wa, wa.publish("Netanel weighs 80 kg"))
+    for week in range(1, 21):
+        [weight] = stored(wa, wa.publish(f"Netanel weighs {80 + week / 2} kg now", kind="correction",
+                                         related=[weight]))  # fmt: skip
+
+    # The 20 superseded versions fill the candidates and give their places to the last; the rest still
+    # come back (only that one hit did).
+    found = [h.id for h in wa.search("How much does Netanel weigh?", limit=10)]
+    assert found[0] == weight and sorted(found[1:]) == sorted(rest)
+
+
 def test_a_successor_the_asker_may_not_see_does_not_come_back(make_agent: Callable[..., Memhub]) -> None:
     wa = make_agent("wa-assistant", "whatsapp")
     [old] = stored(wa, wa.publish("Netanel's parking spot in the garage is number 23 on level -2"))
