@@ -1,6 +1,7 @@
 """The deployment files run commands this code has, and give the API what it needs to be usable."""
 
 import fnmatch
+import json
 import re
 import typing
 from collections.abc import Iterator
@@ -242,3 +243,20 @@ def test_the_image_installs_the_cpu_torch_the_project_pins_and_never_fetches_the
     assert "--index-url https://download.pytorch.org/whl/cpu" in torch_line
     assert f"torch=={pinned[1]}" in (ROOT / "Makefile").read_text()
     assert "HF_HUB_OFFLINE=1" in dockerfile
+
+
+def test_every_variable_the_operator_reads_about_is_a_setting_with_the_default_the_readme_gives() -> None:
+    # A misspelt variable is ignored by pydantic-settings (extra="ignore"): a silent misconfiguration.
+    fields = {f"MEMHUB_{name.upper()}": name for name in Settings.model_fields}
+    for path in ("README.md", "docker-compose.yml", "deploy/k8s/memhub.yaml", "deploy/Dockerfile"):
+        named = set(re.findall(r"MEMHUB_[A-Z0-9_]+", (ROOT / path).read_text()))
+        assert named <= set(fields), f"{path} names {sorted(named - set(fields))}, which Settings lacks"
+
+    table = re.findall(r"^\| `(MEMHUB_\w+)` \| `([^`]+)` \|", (ROOT / "README.md").read_text(), re.M)
+    assert len(table) > 10
+    defaults = Settings().model_dump(mode="json")
+    for variable, default in table:
+        value = defaults[fields[variable]]
+        assert default.removeprefix("./") in (str(value), json.dumps(value)), (
+            f"README: {variable} defaults to {default}, not {value}"
+        )
