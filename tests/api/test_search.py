@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from starlette.testclient import TestClient
 
-from clients import Memhub
+from clients import Memhub, MemhubError
 from hub.embedded import EmbeddedHub
 from hub.models import State
 
@@ -72,6 +72,19 @@ def test_filters_narrow_a_search(make_agent: Callable[..., Memhub]) -> None:
     before = wa.search(question, occurred_before=datetime(2026, 3, 1, 10, tzinfo=UTC))
     assert texts(before) == ["Dana's dentist is Dr. Shalev in Givatayim"]
     assert wa.search(question, agents=["nobody"]) == []
+    # Instants are compared, not clocks: 11:00 at +02:00 is before 10:30 UTC.
+    within = wa.search(
+        question, occurred_after="2026-03-01T11:00:00+02:00", occurred_before="2026-03-01T10:30:00Z"
+    )
+    assert texts(within) == ["Noa's dentist appointment is on March 3"]
+    # A range that ends where it starts, or before, is refused, not answered with nothing.
+    for start, end in (("2026-03-01T10:00:00Z", "2026-02-01T10:00:00Z"),
+                       ("2026-03-01T12:00:00+02:00", "2026-03-01T10:00:00Z")):  # fmt: skip
+        with pytest.raises(
+            MemhubError, match="occurred_before: must be later than occurred_after"
+        ) as refused:
+            wa.search(question, occurred_after=start, occurred_before=end)
+        assert refused.value.status_code == 422
 
 
 def test_every_hit_says_where_it_came_from_and_whether_it_is_stale(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from fastapi import APIRouter
+from fastapi.exceptions import RequestValidationError
 from starlette.concurrency import run_in_threadpool
 
 from hub.api.deps import CallerDep, ServicesDep
@@ -14,7 +15,9 @@ from hub.conflicts.ledger import open_conflicts_of
 router = APIRouter(prefix="/v1/search", tags=["search"])
 
 
-@router.post("", response_model=SearchResponse, responses={403: {"model": ErrorBody}})
+@router.post(
+    "", summary="Search memories", response_model=SearchResponse, responses={403: {"model": ErrorBody}}
+)
 async def search(body: SearchRequest, services: ServicesDep, caller: CallerDep) -> SearchResponse:
     """Find memories the asker may see: global ones, plus the named project's and person's.
 
@@ -24,6 +27,16 @@ async def search(body: SearchRequest, services: ServicesDep, caller: CallerDep) 
     Hybrid by default (MiniLM + BM25, fused in one Qdrant query); the newer version of an updated
     fact ranks above the old one.
     """
+    after, before = body.occurred_after, body.occurred_before
+    if after is not None and before is not None and after >= before:
+        # Nothing can match a range that ends where it starts (the two swapped, as often as not):
+        # a mistake to name, not a question with no answer.
+        problem = (
+            f"must be later than occurred_after ({after.isoformat()}); after is inclusive, before exclusive"
+        )
+        raise RequestValidationError(
+            [{"loc": ("body", "occurred_before"), "msg": problem, "type": "value_error"}]
+        )
     scopes = caller.readable_scopes(
         agent=body.agent, channel=body.channel, project=body.project, person=body.person, scopes=body.scopes
     )
