@@ -46,7 +46,11 @@ CALLER_ERRORS: dict[int | str, dict[str, object]] = {
 }
 OWNER_ERRORS: dict[int | str, dict[str, object]] = {
     **CALLER_ERRORS,
-    403: {"model": ErrorBody, "description": "The key may not see the owner's whole memory."},
+    403: {
+        "model": ErrorBody,
+        "description": "The key is limited to some scopes, projects or persons (these routes show the "
+        "owner's whole memory), or, on a POST, it may not write.",
+    },
 }
 ADMIN_ERRORS: dict[int | str, dict[str, object]] = {
     **CALLER_ERRORS,

@@ -45,7 +45,18 @@ MAX_BATCH_EVENTS = 500
 
 
 class EventsCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"events": [{"text": "Netanel works until 20:00", "agent": "wa-assistant",
+                             "channel": "whatsapp", "source": "wa:msg:1841"}]},
+                {"events": [{"text": "Dana's son starts school on 1 September", "agent": "tg-assistant",
+                             "channel": "telegram", "scope": "person", "person": "Dana",
+                             "kind": "fact", "confidence": "high"}]},
+            ]
+        },
+    )  # fmt: skip
 
     events: list[EventCreate] = Field(min_length=1, max_length=MAX_BATCH_EVENTS)
 
@@ -74,7 +85,16 @@ class EventStatusPublic(BaseModel):
 
 
 class SearchRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"query": "when does Netanel finish work?", "agent": "tg-assistant", "channel": "telegram"},
+                {"query": "school", "agent": "wa-assistant", "person": "Dana", "chat_type": "group",
+                 "recency": 30, "limit": 5},
+            ]
+        },
+    )  # fmt: skip
 
     query: str = Field(min_length=1, max_length=2_000)
     agent: Name = Field(description="The agent asking.")
@@ -176,7 +196,9 @@ class MemoryPage(BaseModel):
 
 
 class EventStatusesRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"ids": ["8d4f8a36-5c0e-4a51-9a8e-2f6f3b1f0c11"]}]}
+    )
 
     ids: list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] = Field(
         min_length=1, max_length=MAX_BATCH_EVENTS

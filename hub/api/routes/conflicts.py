@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, status
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from hub.api.deps import CallerDep, ServicesDep
 from hub.api.schemas import ErrorBody, InvalidRequest
@@ -24,6 +24,15 @@ class ConflictList(BaseModel):
 
 
 class ResolveRequest(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"keep": "edc4b4f6-8b37-5b71-8128-576bbb45778b", "note": "He changed jobs in May"},
+                {"keep": "both", "by": "owner", "note": "Both are right: 18:00 on Fridays"},
+            ]
+        }
+    )
+
     keep: str = Field(description="The memory id to keep (the other is superseded), or `both` to dismiss.")
     note: str | None = Field(None, max_length=2_000)
     by: str = Field("owner", max_length=200, description="Who decided: `owner` or an agent's name.")
@@ -49,7 +58,7 @@ def _found(services: ServicesDep, conflict_id: str) -> Conflict:
     return found
 
 
-@router.get("/v1/conflicts", response_model=ConflictList)
+@router.get("/v1/conflicts", summary="List the conflict ledger", response_model=ConflictList)
 def list_conflicts(
     services: ServicesDep,
     status_: Annotated[ConflictStatus | None, Query(alias="status")] = None,
@@ -73,13 +82,20 @@ def list_conflicts(
     return ConflictList(conflicts=picked)
 
 
-@router.get("/v1/conflicts/{conflict_id}", response_model=Conflict, responses={404: {"model": ErrorBody}})
+@router.get(
+    "/v1/conflicts/{conflict_id}",
+    summary="Get one conflict",
+    response_model=Conflict,
+    responses={404: {"model": ErrorBody}},
+)
 def get_conflict(conflict_id: str, services: ServicesDep) -> Conflict:
+    """Both statements, their memories, agents, channels and sources, the severity and any decision."""
     return _found(services, conflict_id)
 
 
 @router.post(
     "/v1/conflicts/{conflict_id}/resolve",
+    summary="Decide a conflict",
     response_model=Conflict,
     responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": InvalidRequest}},
 )
@@ -110,7 +126,7 @@ def resolve_conflict(
         raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from exc
 
 
-@router.get("/v1/questions", response_model=QuestionList)
+@router.get("/v1/questions", summary="Questions an agent should ask the owner", response_model=QuestionList)
 def questions(agent: str, services: ServicesDep) -> QuestionList:
     """What this agent should ask the owner, in its own channel: open conflicts the policy puts to the owner."""
     ask = set(services.settings.conflict_ask_owner)

@@ -16,7 +16,7 @@ router = APIRouter(prefix="/v1/core", tags=["core"])
 NameQuery = Annotated[str, Query(min_length=1, max_length=200)]
 
 
-@router.get("", response_model=CoreBlock)
+@router.get("", summary="Load an agent's core block", response_model=CoreBlock)
 def core_block(
     agent: NameQuery, services: ServicesDep, person: NameQuery | None = None, project: NameQuery | None = None
 ) -> CoreBlock:

@@ -22,12 +22,13 @@ class Replayed(BaseModel):
     ids: list[str]
 
 
-@router.get("", response_model=DeadLetterList)
+@router.get("", summary="List dead letters", response_model=DeadLetterList)
 def list_all(services: ServicesDep, limit: Annotated[int, Query(ge=1, le=10_000)] = 100) -> DeadLetterList:
+    """Events rejected (invalid, a secret) or failed (after MEMHUB_MAX_DELIVERIES), each with its cause."""
     return DeadLetterList(dead_letters=list_dead_letters(services.redis, services.keys, limit=limit))
 
 
-@router.post("/replay", response_model=Replayed)
+@router.post("/replay", summary="Replay dead letters", response_model=Replayed)
 def replay(services: ServicesDep, event_id: str | None = None) -> Replayed:
     """Put dead letters (all, or `event_id`) back on the stream; fix the cause first for rejected ones."""
     ids = replay_dead_letters(services.redis, services.keys, event_id=event_id)

@@ -26,6 +26,7 @@ router = APIRouter(prefix="/v1/events", tags=["events"])
 
 @router.post(
     "",
+    summary="Publish events",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=EventsAccepted,
     responses={403: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": InvalidRequest}},
@@ -64,7 +65,12 @@ def visible(found: EventStatus | None, caller: Principal) -> EventStatus | None:
     return None
 
 
-@router.get("/{event_id}", response_model=EventStatusPublic, responses={404: {"model": ErrorBody}})
+@router.get(
+    "/{event_id}",
+    summary="Get an event's status",
+    response_model=EventStatusPublic,
+    responses={404: {"model": ErrorBody}},
+)
 def event_status(event_id: str, services: ServicesDep, caller: CallerDep) -> EventStatusPublic:
     """Where an event is: queued, stored (with its memory id), rejected or failed (with the reason).
 
@@ -78,7 +84,7 @@ def event_status(event_id: str, services: ServicesDep, caller: CallerDep) -> Eve
     return EventStatusPublic.model_validate(found.model_dump())
 
 
-@router.post("/statuses", response_model=EventStatuses)
+@router.post("/statuses", summary="Get many events' statuses", response_model=EventStatuses)
 def event_statuses(body: EventStatusesRequest, services: ServicesDep, caller: CallerDep) -> EventStatuses:
     """The statuses of up to 500 events in one call (importers waiting for a batch); null when unknown
     (or another agent's, for a key bound to an agent)."""

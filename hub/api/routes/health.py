@@ -11,8 +11,10 @@ from hub.api.schemas import Health
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz", response_model=Health)
+@router.get("/healthz", summary="Health and backlog", response_model=Health)
 def healthz(services: ServicesDep) -> Health:
+    """No key needed: the readiness check of compose and Kubernetes. Counts memories, waiting events and
+    workers; a Redis or store that does not answer makes it fail."""
     redis = services.redis
     return Health(
         status="ok",

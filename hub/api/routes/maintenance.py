@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Path, status
+from fastapi import APIRouter, Body, HTTPException, Path, status
 
 from hub.api.deps import ServicesDep
 from hub.api.schemas import ErrorBody
@@ -17,14 +17,27 @@ from hub.compaction.jobs import CompactionJob, CompactionRequest, enqueue_compac
 router = APIRouter(prefix="/v1/maintenance", tags=["maintenance"])
 
 
-@router.post("/compactions", response_model=CompactionJob, status_code=status.HTTP_202_ACCEPTED)
-def start_compaction(body: CompactionRequest, services: ServicesDep) -> CompactionJob:
+@router.post(
+    "/compactions",
+    summary="Start an agent's compaction",
+    response_model=CompactionJob,
+    status_code=status.HTTP_202_ACCEPTED,
+)
+def start_compaction(
+    body: Annotated[CompactionRequest, Body(examples=[{"agent": "wa-assistant", "dry_run": True}])],
+    services: ServicesDep,
+) -> CompactionJob:
     """Queue one agent's compaction (a dry run reports the plan and changes nothing)."""
     job = enqueue_compaction(services.queue, body, reason="manual")
     return _found(services, job.id)
 
 
-@router.get("/compactions/{job_id}", response_model=CompactionJob, responses={404: {"model": ErrorBody}})
+@router.get(
+    "/compactions/{job_id}",
+    summary="Follow a compaction",
+    response_model=CompactionJob,
+    responses={404: {"model": ErrorBody}},
+)
 def compaction(
     job_id: Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]+$")], services: ServicesDep
 ) -> CompactionJob:

@@ -19,7 +19,9 @@ from hub.store.base import MemoryFilter
 router = APIRouter(prefix="/v1/memories", tags=["memories"])
 
 
-@router.get("", response_model=MemoryPage, responses={403: {"model": ErrorBody}})
+@router.get(
+    "", summary="List an agent's memories", response_model=MemoryPage, responses={403: {"model": ErrorBody}}
+)
 def list_memories(
     agent: str,
     services: ServicesDep,
@@ -58,13 +60,20 @@ def _readable(services: Services, caller: Principal, memory_id: str) -> Memory:
     return found[0]
 
 
-@router.get("/{memory_id}", response_model=MemoryPublic, responses={404: {"model": ErrorBody}})
+@router.get(
+    "/{memory_id}",
+    summary="Get one memory",
+    response_model=MemoryPublic,
+    responses={404: {"model": ErrorBody}},
+)
 def get_memory(memory_id: str, services: ServicesDep, caller: CallerDep) -> MemoryPublic:
+    """A memory with every field, its history included. Outside the key's grants, or expired: 404."""
     return MemoryPublic.model_validate(_readable(services, caller, memory_id).model_dump())
 
 
 @router.post(
     "/{memory_id}/used",
+    summary="Report a memory used",
     response_model=UseRecorded,
     responses={403: {"model": ErrorBody}, 404: {"model": ErrorBody}},
 )

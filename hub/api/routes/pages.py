@@ -6,7 +6,7 @@ from typing import Annotated, TypeVar
 from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.convertors import PathConvertor, register_url_convertor
 
 from hub.api.deps import CallerDep, ServicesDep
@@ -30,6 +30,8 @@ Page = TypeVar("Page", DailyPage, ProjectPage)
 
 
 class ResolveRequest(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"by": "owner", "note": "Booked for Tuesday"}]})
+
     by: Annotated[str, Field(max_length=200, description="Who closed it: `owner` or an agent's name.")] = (
         "owner"
     )
@@ -43,7 +45,7 @@ def _negotiated(request: Request, page: Page) -> Page | Response:
     return page
 
 
-@router.get("/v1/daily/{day}", response_model=DailyPage, responses=AS_MARKDOWN)
+@router.get("/v1/daily/{day}", summary="Render a daily page", response_model=DailyPage, responses=AS_MARKDOWN)
 def daily_page(
     day: IsoDay, request: Request, services: ServicesDep, agent: str | None = None
 ) -> DailyPage | Response:
@@ -66,7 +68,12 @@ class AnyName(PathConvertor):
 register_url_convertor("any_name", AnyName())
 
 
-@router.get("/v1/projects/{name:any_name}", response_model=ProjectPage, responses=AS_MARKDOWN)
+@router.get(
+    "/v1/projects/{name:any_name}",
+    summary="Render a project page",
+    response_model=ProjectPage,
+    responses=AS_MARKDOWN,
+)
 def project_page(name: str, request: Request, services: ServicesDep) -> ProjectPage | Response:
     """The project's file from its project-scoped memories: status, open loops, key decisions and why."""
     page = project.render(name, project.project_memories(services.store, name))
@@ -75,6 +82,7 @@ def project_page(name: str, request: Request, services: ServicesDep) -> ProjectP
 
 @router.post(
     "/v1/memories/{memory_id}/resolve",
+    summary="Close an open loop or task",
     response_model=MemoryPublic,
     responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}},
 )

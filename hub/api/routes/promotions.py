@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, status
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from hub.api.deps import CallerDep, ServicesDep
 from hub.api.schemas import ErrorBody
@@ -32,13 +32,15 @@ class ProposalList(BaseModel):
 
 
 class DecisionRequest(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"by": "owner", "note": "Yes, keep this one"}]})
+
     by: Annotated[str, Field(max_length=200, description="Who decided: `owner` or an agent's name.")] = (
         "owner"
     )
     note: Annotated[str | None, Field(max_length=2_000)] = None
 
 
-@router.get("/v1/promotions", response_model=ProposalList)
+@router.get("/v1/promotions", summary="List promotion proposals", response_model=ProposalList)
 def list_proposals(
     services: ServicesDep,
     promoter: PromoterDep,
@@ -68,7 +70,12 @@ def _decided(
 DECIDE_ERRORS: dict[int | str, dict[str, object]] = {404: {"model": ErrorBody}, 409: {"model": ErrorBody}}
 
 
-@router.post("/v1/promotions/{proposal_id}/approve", response_model=ProposalView, responses=DECIDE_ERRORS)
+@router.post(
+    "/v1/promotions/{proposal_id}/approve",
+    summary="Approve a promotion",
+    response_model=ProposalView,
+    responses=DECIDE_ERRORS,
+)
 def approve(
     proposal_id: str, promoter: PromoterDep, caller: CallerDep, body: DecisionRequest | None = None
 ) -> ProposalView:
@@ -76,7 +83,12 @@ def approve(
     return _decided(promoter, "approve", proposal_id, body or DecisionRequest(), caller)
 
 
-@router.post("/v1/promotions/{proposal_id}/reject", response_model=ProposalView, responses=DECIDE_ERRORS)
+@router.post(
+    "/v1/promotions/{proposal_id}/reject",
+    summary="Reject a promotion",
+    response_model=ProposalView,
+    responses=DECIDE_ERRORS,
+)
 def reject(
     proposal_id: str, promoter: PromoterDep, caller: CallerDep, body: DecisionRequest | None = None
 ) -> ProposalView:
@@ -84,7 +96,7 @@ def reject(
     return _decided(promoter, "reject", proposal_id, body or DecisionRequest(), caller)
 
 
-@router.get("/v1/review/weekly", response_model=WeeklyReview)
+@router.get("/v1/review/weekly", summary="The weekly review list", response_model=WeeklyReview)
 def weekly_review(services: ServicesDep, days: Annotated[int, Query(ge=1, le=366)] = 7) -> WeeklyReview:
     """Memories with some signals but short of a proposal, stated within the last `days`."""
     since = utcnow() - timedelta(days=days)
