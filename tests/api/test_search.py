@@ -201,7 +201,7 @@ def test_ranking_options_are_accepted_and_checked(api: TestClient, make_agent: C
 
     body = {"query": "gymnastics", "agent": "wa-assistant"}
     for bad in ({"diversity": 1.5}, {"recency": 0}, {"recency": 1e-300}, {"occurred_after": "2026-03-01T10:00:00"},
-                {"chat_type": "channel"}):  # fmt: skip
+                {"chat_type": "channel"}, {"query": " \n\t "}):  # fmt: skip
         assert api.post("/v1/search", json={**body, **bad}).status_code == 422, bad
 
 

@@ -27,6 +27,10 @@ async def search(body: SearchRequest, services: ServicesDep, caller: CallerDep) 
     Hybrid by default (MiniLM + BM25, fused in one Qdrant query); the newer version of an updated
     fact ranks above the old one.
     """
+    if not body.query.strip():
+        # Blank is as empty as "" (refused by min_length): the model would rank every memory by nothing.
+        problem = "write the question: blank text asks nothing"
+        raise RequestValidationError([{"loc": ("body", "query"), "msg": problem, "type": "value_error"}])
     after, before = body.occurred_after, body.occurred_before
     if after is not None and before is not None and after >= before:
         # Nothing can match a range that ends where it starts (the two swapped, as often as not):
