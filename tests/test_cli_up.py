@@ -45,3 +45,21 @@ def test_up_serves_and_keeps_everything_across_a_restart(tmp_path: Path) -> None
             assert taken.value.status_code == 409
     finally:
         assert stop(hub) == 0, log.read_text()[-3000:]
+
+
+@pytest.mark.slow
+def test_up_on_a_data_dir_another_hub_holds_says_so(tmp_path: Path) -> None:
+    first_port, second_port = free_port(), free_port()
+    data = tmp_path / "data"
+    first_log, second_log = tmp_path / "first.log", tmp_path / "second.log"
+    first = memhub_process(["up", "--data-dir", str(data), "--port", str(first_port)], {}, first_log)
+    try:
+        wait_healthy(f"http://127.0.0.1:{first_port}", first, first_log)
+        second = memhub_process(["up", "--data-dir", str(data), "--port", str(second_port)], {}, second_log)
+        # Refused before it touches the first hub's Redis or store, naming the folder and its holder.
+        assert second.wait(120) != 0
+        assert f"{data} is in use by another running memhub (pid {first.pid})" in second_log.read_text()
+        with Memhub(f"http://127.0.0.1:{first_port}", agent="wa-assistant") as wa:
+            assert wa.wait(wa.publish("The first hub still serves")).status == "stored"
+    finally:
+        assert stop(first) == 0, first_log.read_text()[-3000:]
