@@ -113,7 +113,7 @@ class Principal:
         """The scopes a search may return (None: all), or Forbidden naming the grant it lacks."""
         self.require_agent(agent)
         if self.admin:
-            return frozenset(scopes) if scopes else None
+            return None if scopes is None else frozenset(scopes)
         g = self.grants
         if not g.read:
             raise Forbidden(f"key {self.key_id} may not read")
@@ -124,7 +124,7 @@ class Principal:
         if not g.allows_person(person):
             raise Forbidden(f"person: key {self.key_id} may not read about {person!r}")
         allowed = frozenset(g.scopes)
-        return allowed & frozenset(scopes) if scopes else allowed
+        return allowed if scopes is None else allowed & frozenset(scopes)
 
     def may_read(self, memory: Memory) -> bool:
         if self.admin:

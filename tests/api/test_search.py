@@ -72,6 +72,8 @@ def test_filters_narrow_a_search(make_agent: Callable[..., Memhub]) -> None:
     before = wa.search(question, occurred_before=datetime(2026, 3, 1, 10, tzinfo=UTC))
     assert texts(before) == ["Dana's dentist is Dr. Shalev in Givatayim"]
     assert wa.search(question, agents=["nobody"]) == []
+    # An empty list matches nothing, scopes as every other filter.
+    assert wa.search(question, scopes=[]) == wa.search(question, kinds=[]) == []
     # Instants are compared, not clocks: 11:00 at +02:00 is before 10:30 UTC.
     within = wa.search(
         question, occurred_after="2026-03-01T11:00:00+02:00", occurred_before="2026-03-01T10:30:00Z"
