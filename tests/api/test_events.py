@@ -1,6 +1,8 @@
 from collections.abc import Callable
+from dataclasses import replace
 
 from httpx import Response
+from redis import Redis
 from starlette.testclient import TestClient
 
 from clients import Memhub
@@ -76,6 +78,15 @@ def test_unknown_ids_are_404(api: TestClient) -> None:
 def test_healthz(api: TestClient) -> None:
     body = api.get("/healthz").json()
     assert body["status"] == "ok" and body["workers"] >= 1 and body["events_waiting"] == 0
+
+
+def test_healthz_is_503_naming_a_redis_that_does_not_answer(hub: EmbeddedHub) -> None:
+    # Nothing listens on port 1: a real client, refused.
+    down = replace(hub.services, redis=Redis(port=1, socket_connect_timeout=1))
+    with TestClient(create_app(down)) as client:
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["detail"].startswith("Redis does not answer: ")
 
 
 def test_every_route_documents_its_response(api: TestClient) -> None:

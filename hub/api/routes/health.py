@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException
 from rq import Worker
 
 from hub.api.deps import ServicesDep
-from hub.api.schemas import Health
+from hub.api.schemas import ErrorBody, Health
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz", summary="Health and backlog", response_model=Health)
+@router.get(
+    "/healthz",
+    summary="Health and backlog",
+    response_model=Health,
+    responses={503: {"model": ErrorBody, "description": "Redis or the store does not answer (named)."}},
+)
 def healthz(services: ServicesDep) -> Health:
     """No key needed: the readiness check of compose and Kubernetes. Counts memories, waiting events and
-    workers; a Redis or store that does not answer makes it fail."""
-    redis = services.redis
-    return Health(
-        status="ok",
-        memories=services.store.count(),
-        events_waiting=int(redis.xlen(services.keys.stream)),
-        workers=len(Worker.all(queue=services.queue)),
-    )
+    workers; a Redis or store that does not answer makes it 503, naming which."""
+    try:
+        events_waiting = int(services.redis.xlen(services.keys.stream))
+        workers = len(Worker.all(queue=services.queue))
+    except Exception as exc:  # whatever the client raises, the probe's answer is the same
+        raise HTTPException(503, f"Redis does not answer: {exc}") from exc
+    try:
+        memories = services.store.count()
+    except Exception as exc:
+        raise HTTPException(503, f"the store does not answer: {exc}") from exc
+    return Health(status="ok", memories=memories, events_waiting=events_waiting, workers=workers)
