@@ -80,28 +80,30 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     keys = sub.add_parser("keys", help="manage API keys (admin key)")
     actions = keys.add_subparsers(dest="action", required=True)
     create = actions.add_parser("create", help="a key bound to one agent, with its grants")
-    create.add_argument("--agent", required=True)
+    create.add_argument("--agent", required=True, help="the agent the key speaks for")
     create.add_argument("--scopes", help="comma-separated: global,project,person,temporary (default all)")
     create.add_argument("--projects", help="comma-separated project names (default all)")
     create.add_argument("--persons", help="comma-separated person names (default all)")
     create.add_argument(
         "--channels", help="comma-separated channels it publishes and asks from (default all)"
     )
-    create.add_argument("--read-only", action="store_true")
-    create.add_argument("--write-only", action="store_true")
+    create.add_argument(
+        "--read-only", action="store_true", help="may search and read, never publish or decide"
+    )
+    create.add_argument("--write-only", action="store_true", help="may publish, never read")
     create.add_argument("--admin", action="store_true", help="may manage keys")
-    revoke = actions.add_parser("revoke")
-    revoke.add_argument("key_id")
-    for parser in (create, actions.add_parser("list"), revoke):
+    revoke = actions.add_parser("revoke", help="a key stops working at once")
+    revoke.add_argument("key_id", help="as `keys list` shows it")
+    for parser in (create, actions.add_parser("list", help="every key, its agent and grants"), revoke):
         _common(parser)
     keys.set_defaults(func=cmd_keys)
 
     dlq = sub.add_parser("dlq", help="dead letters: events rejected or failed, with the cause")
     dlq_actions = dlq.add_subparsers(dest="action", required=True)
-    listing = dlq_actions.add_parser("list")
-    listing.add_argument("--limit", type=int, default=100)
+    listing = dlq_actions.add_parser("list", help="dead letters, oldest first, each with its cause")
+    listing.add_argument("--limit", type=int, default=100, help="at most this many (default 100)")
     replay = dlq_actions.add_parser("replay", help="put dead letters back on the stream (all, or one)")
-    replay.add_argument("event_id", nargs="?")
+    replay.add_argument("event_id", nargs="?", help="only this event (default: every dead letter)")
     for parser in (listing, replay):
         _common(parser)
     dlq.set_defaults(func=cmd_dlq)
