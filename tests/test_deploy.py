@@ -198,6 +198,12 @@ def test_the_api_is_probed_on_its_port_and_health_route_everywhere() -> None:
     assert f"EXPOSE {port}" in (ROOT / "deploy/Dockerfile").read_text()
 
 
+def test_compose_runs_the_qdrant_the_store_tests_run_against() -> None:
+    from tests.store.conftest import PINNED_QDRANT_IMAGE
+
+    assert compose_services()["qdrant"]["image"] == PINNED_QDRANT_IMAGE
+
+
 def test_redis_fsyncs_every_write_as_the_readme_promises() -> None:
     # "once an id comes back the event is durable in Redis": everysec could lose the last second.
     command = compose_services()["redis"]["command"]

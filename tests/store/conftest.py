@@ -23,7 +23,9 @@ from hub.store.server import ServerStore
 
 # A server image whose minor version is within one of qdrant-client's: the client warns otherwise,
 # and the test run turns warnings into errors.
-QDRANT_IMAGE = os.environ.get("MEMHUB_TEST_QDRANT_IMAGE", "qdrant/qdrant:v1.20.0")
+# docker-compose.yml runs the same one (tests/test_deploy.py).
+PINNED_QDRANT_IMAGE = "qdrant/qdrant:v1.20.0"
+QDRANT_IMAGE = os.environ.get("MEMHUB_TEST_QDRANT_IMAGE", PINNED_QDRANT_IMAGE)
 
 NOW = datetime.now(UTC).replace(microsecond=0)
 
