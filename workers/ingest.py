@@ -25,6 +25,7 @@ from redis import Redis
 from redis.exceptions import RedisError
 
 from hub.conflicts.jobs import enqueue_review
+from hub.connections import as_text
 from hub.errors import describe_validation_error
 from hub.keys import Keys
 from hub.models import EventCreate, Memory, check_time
@@ -147,6 +148,24 @@ def take_batch(
         for _stream, items in fresh or []:
             entries += items
     return entries, deliveries
+
+
+def release_abandoned(redis: Redis, keys: Keys, *, claim_idle_ms: int) -> int:
+    """Make every entry taken but not acknowledged claimable at once; returns how many there were.
+
+    Only for a hub that owns its Redis alone (`memhub up` holding its data directory): at its start
+    nobody can still be working on them. The delivery count is left as it is (JUSTID), so the drain
+    that claims them still counts toward dead-lettering an event that crashes every try.
+    """
+    released, start = 0, "-"
+    while True:
+        page: Any = redis.xpending_range(keys.stream, keys.group, min=start, max="+", count=1000)
+        if not page:
+            return released
+        ids = [p["message_id"] for p in page]
+        redis.xclaim(keys.stream, keys.group, "released", 0, ids, idle=claim_idle_ms, justid=True)
+        released += len(ids)
+        start = f"({as_text(ids[-1])}"
 
 
 def ingest_batch(

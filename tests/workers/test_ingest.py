@@ -10,7 +10,7 @@ from hub.models import memory_id_for
 from hub.services import Services
 from hub.status import EventState, list_dead_letters, read_status
 from hub.store.base import SearchMode
-from workers.ingest import drain_stream, take_batch
+from workers.ingest import drain_stream, release_abandoned, take_batch
 from workers.worker import run_worker
 
 
@@ -279,3 +279,19 @@ def test_an_id_another_agents_memory_holds_is_refused_once_its_status_expired(
     assert status.error == "id: 'msg-1' is already the id of another agent's memory; publish with another id"
     [memory] = services.store.get([memory_id_for("msg-1")])
     assert (memory.agent, memory.text) == ("wa", "Dana is severely allergic to peanuts")
+
+
+def test_entries_a_dead_run_took_are_released_all_and_counted_once(
+    make_services: Callable[..., Services],
+) -> None:
+    services = make_services(claim_idle_ms=60_000)
+    keys, redis = services.keys, services.redis
+    for i in range(1500):
+        redis.xadd(keys.stream, {"id": f"e{i}", "event": "{}"})
+    redis.xreadgroup(keys.group, "killed", {keys.stream: ">"})  # taken, never acknowledged
+
+    assert release_abandoned(redis, keys, claim_idle_ms=60_000) == 1500
+    # Claimable now, not in a minute, and each still delivered once so far.
+    entries, deliveries = take_batch(redis, keys, "next", size=2000, claim_idle_ms=60_000)
+    assert len(entries) == 1500
+    assert set(deliveries.values()) == {2}
