@@ -48,6 +48,7 @@ def _services(settings: Settings, command: str) -> Services | None:
     """The process's services against MEMHUB_REDIS_URL, or None having said on stderr what to set."""
     from hub.connections import connect
     from hub.services import build_services
+    from hub.store.edge import StoreInUse
 
     if not settings.redis_url:
         print(
@@ -58,15 +59,10 @@ def _services(settings: Settings, command: str) -> Services | None:
         return None
     try:
         return build_services(settings, connect(settings.redis_url))
-    except Exception as exc:
-        # qdrant-edge says only "Can't init WAL: Kind(WouldBlock)" when another process holds the shard.
-        if settings.qdrant_url or "WouldBlock" not in str(exc):
-            raise
-        store = (settings.data_dir / "store" / settings.collection).resolve()
+    except StoreInUse as exc:
         print(
-            f"memhub {command}: the embedded store in {store} is open in another process (one process "
-            "at a time can open it); set MEMHUB_QDRANT_URL so that `memhub api` and the workers share a "
-            "Qdrant server, or run `memhub up` alone",
+            f"memhub {command}: {exc}; set MEMHUB_QDRANT_URL so that `memhub api` and the workers share "
+            "a Qdrant server, or run `memhub up` alone",
             file=sys.stderr,
         )
         return None

@@ -60,6 +60,26 @@ def shard_config() -> qe.EdgeConfig:
     )
 
 
+class StoreInUse(RuntimeError):
+    """Another process has the shard open: one process at a time can."""
+
+
+def _open_shard(path: Path) -> qe.EdgeShard:
+    path.mkdir(parents=True, exist_ok=True)
+    try:
+        if (path / "edge_config.json").exists():
+            # Passing the config checks the stored vectors match what this code writes.
+            return qe.EdgeShard.load(str(path), shard_config())
+        return qe.EdgeShard.create(str(path), shard_config())
+    except Exception as exc:  # the binding raises a bare Exception; only its text says what happened
+        if "WouldBlock" not in str(exc):
+            raise
+        raise StoreInUse(
+            f"the embedded store in {path.resolve()} is open in another process (one process at a time "
+            "can open it)"
+        ) from exc
+
+
 class EdgeStore:
     """Memories in a qdrant-edge shard at `path`: created if missing, loaded if present.
 
@@ -72,12 +92,7 @@ class EdgeStore:
     """
 
     def __init__(self, path: Path, *, flush_interval: float = 1.0) -> None:
-        path.mkdir(parents=True, exist_ok=True)
-        if (path / "edge_config.json").exists():
-            # Passing the config checks the stored vectors match what this code writes.
-            self._shard = qe.EdgeShard.load(str(path), shard_config())
-        else:
-            self._shard = qe.EdgeShard.create(str(path), shard_config())
+        self._shard = _open_shard(path)
         self.path = path
         self._patch_lock = threading.Lock()
         self._closed = False
