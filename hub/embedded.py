@@ -51,17 +51,20 @@ class EmbeddedHub:
         self.sweeper.sweep()
         self.sweeper.start()
 
-    def stop_workers(self, *, timeout: float = 10.0) -> None:
-        """Let each worker finish its current job; unfinished events stay on the stream for next time."""
+    def stop_workers(self, *, timeout: float = 30.0) -> None:
+        """Let each worker finish the batch it holds; unfinished events stay on the stream for next time."""
         if self.sweeper:
             self.sweeper.stop()
+        runtime.request_stop()
         for worker in self.workers:
             worker._stop_requested = True
         for thread in self.threads:
             thread.join(timeout)
+            if thread.is_alive():
+                log.warning("%s is still in a job after %.0f s; stopping without it", thread.name, timeout)
         runtime.install(None)
 
-    def stop(self, *, timeout: float = 10.0) -> None:
+    def stop(self, *, timeout: float = 30.0) -> None:
         self.stop_workers(timeout=timeout)
         self.services.close()
         if self.redis_server:

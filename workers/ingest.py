@@ -87,6 +87,8 @@ def drain_stream(services: Services, *, consumer: str, max_batches: int | None =
     report = DrainReport()
     size = settings.ingest_batch_size
     for _ in range(max_batches or settings.ingest_batches_per_job):
+        if runtime.stop_requested():  # what is left waits on the stream for the next start
+            break
         entries, deliveries = take_batch(
             redis, keys, consumer, size=size, claim_idle_ms=settings.claim_idle_ms
         )

@@ -6,9 +6,13 @@ be passed as arguments; the worker installs them here once, explicitly, before t
 
 from __future__ import annotations
 
+import threading
+
 from hub.services import Services
 
 _installed: Services | None = None
+# Set when the worker is asked to stop, so that a long job (a drain) ends at its next safe point.
+_stopping = threading.Event()
 
 
 class NoServicesError(RuntimeError):
@@ -18,6 +22,16 @@ class NoServicesError(RuntimeError):
 def install(services: Services | None) -> None:
     global _installed
     _installed = services
+    _stopping.clear()
+
+
+def request_stop() -> None:
+    """Ask the running jobs to finish what they hold and take nothing more."""
+    _stopping.set()
+
+
+def stop_requested() -> bool:
+    return _stopping.is_set()
 
 
 def current() -> Services:

@@ -25,6 +25,12 @@ log = logging.getLogger(__name__)
 class MemhubWorker(SimpleWorker):
     """A SimpleWorker that can also run in a thread of the embedded hub."""
 
+    def request_stop(self, signum: int, frame: object) -> None:
+        # RQ's warm shutdown waits for the job; a drain job then ends after the batch it holds
+        # instead of going on through the backlog until the process is killed under it.
+        runtime.request_stop()
+        super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
+
     def _install_signal_handlers(self) -> None:
         # Signal handlers can only be installed from the main thread; in the embedded hub the
         # process owner handles signals and stops the worker threads itself.

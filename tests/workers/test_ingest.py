@@ -6,6 +6,8 @@ import pytest
 from redis import Redis
 
 from clients import RedisPublisher
+from clients.events import build_event
+from hub.embedded import EmbeddedHub
 from hub.models import memory_id_for
 from hub.services import Services
 from hub.status import EventState, list_dead_letters, read_status
@@ -295,3 +297,30 @@ def test_entries_a_dead_run_took_are_released_all_and_counted_once(
     entries, deliveries = take_batch(redis, keys, "next", size=2000, claim_idle_ms=60_000)
     assert len(entries) == 1500
     assert set(deliveries.values()) == {2}
+
+
+def test_stopping_the_hub_ends_a_drain_after_the_batch_it_holds(
+    make_services: Callable[..., Services],
+) -> None:
+    services = make_services(ingest_batch_size=16, ingest_batches_per_job=1000)
+    keys, redis = services.keys, services.redis
+    ids = publisher(services).publish_many(
+        [
+            build_event(f"Backlog memory number {i} about the garden", agent="wa", channel=None)
+            for i in range(800)
+        ]
+    )
+    hub = EmbeddedHub(services=services, redis_server=None)
+    hub.start_workers(1, sweep_interval=60)
+    while EventState.stored not in statuses(services, ids[:16]):
+        time.sleep(0.01)
+
+    hub.stop_workers(timeout=5)
+
+    # Stopped between batches (a drain job used to go on through the backlog, and the store and
+    # Redis were closed under it): nothing taken and left half done, the rest waits on the stream.
+    assert not any(thread.is_alive() for thread in hub.threads)
+    assert redis.xpending(keys.stream, keys.group)["pending"] == 0
+    waiting = redis.xlen(keys.stream)
+    assert 0 < waiting < 800
+    assert statuses(services, ids).count(EventState.stored) == 800 - waiting
