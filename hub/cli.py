@@ -6,6 +6,7 @@ import argparse
 import logging
 import signal
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -73,7 +74,7 @@ def cmd_up(args: argparse.Namespace) -> int:
 
     from hub.api.app import create_app
     from hub.compaction.schedule import CronThread
-    from hub.embedded import embedded_hub
+    from hub.embedded import DataDirInUse, embedded_hub
 
     settings = _settings(args)
     if "auth" not in settings.model_fields_set:
@@ -84,7 +85,12 @@ def cmd_up(args: argparse.Namespace) -> int:
     # stop and the store and Redis close cleanly instead of the process dying on the spot.
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: None)
-    with embedded_hub(settings, workers=args.workers) as hub:
+    with ExitStack() as stack:
+        try:
+            hub = stack.enter_context(embedded_hub(settings, workers=args.workers))
+        except DataDirInUse as exc:
+            print(f"memhub up: {exc}", file=sys.stderr)
+            return 2
         # The review and compaction schedules, in a thread beside the workers.
         cron = CronThread(settings, hub.services.redis).start() if settings.embedded_cron else None
         print(f"memhub: data in {settings.data_dir.resolve()}, API on http://{settings.host}:{settings.port}")
