@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from pydantic_core import to_jsonable_python
 
-from clients.events import build_event, with_ids
+from clients.events import NotAcknowledged, build_event, with_ids
 from clients.retry import retried
 from hub.api.schemas import EventStatusPublic, MemoryPage, MemoryPublic, SearchHit
 from hub.compaction.core_block import CoreBlock
@@ -112,9 +112,21 @@ class Memhub:
         return self.publish_many([build_event(text, agent=self.agent, channel=self.channel, **fields)])[0]
 
     def publish_many(self, events: Iterable[EventCreate]) -> list[str]:
-        """Publish up to 500 events at once; returns their ids once the hub holds them durably."""
-        body = {"events": [e.model_dump(mode="json", exclude_none=True) for e in with_ids(events)]}
-        ids: list[str] = self._call("POST", "/v1/events", json=body, idempotent=True)["ids"]
+        """Publish up to 500 events at once; returns their ids once the hub holds them durably.
+
+        Raises MemhubError when the hub refuses them (nothing stored), NotAcknowledged when no try got
+        an answer (publish its `events` again).
+        """
+        batch = with_ids(events)
+        body = {"events": [e.model_dump(mode="json", exclude_none=True) for e in batch]}
+        try:
+            ids: list[str] = self._call("POST", "/v1/events", json=body, idempotent=True)["ids"]
+        except httpx.TransportError as exc:
+            raise NotAcknowledged(batch, exc) from exc
+        except MemhubError as exc:
+            if exc.status_code < 500:  # refused: nothing of the batch was stored
+                raise
+            raise NotAcknowledged(batch, exc) from exc
         return ids
 
     def status(self, event_id: str) -> EventStatusPublic:

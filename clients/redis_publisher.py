@@ -9,7 +9,7 @@ from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from clients.events import build_event, with_ids
+from clients.events import NotAcknowledged, build_event, with_ids
 from clients.retry import retried
 from hub.keys import Keys
 from hub.models import EventCreate
@@ -58,12 +58,19 @@ class RedisPublisher:
         return self.publish_many([build_event(text, agent=self.agent, channel=self.channel, **fields)])[0]
 
     def publish_many(self, events: Iterable[EventCreate]) -> list[str]:
+        """Validate and publish events; their ids. NotAcknowledged when no try got an answer (publish its
+        `events` again)."""
         batch = with_ids(events)
-        ids = retried(
-            lambda: publish(self.redis, batch, keys=self.keys, status_ttl_seconds=self.status_ttl_seconds),
-            retries=self.retries,
-            backoff=self.backoff,
-            transient=(RedisConnectionError, RedisTimeoutError),
-        )
-        schedule_drain(self.redis, self.queue, self.keys)
+        try:
+            ids = retried(
+                lambda: publish(
+                    self.redis, batch, keys=self.keys, status_ttl_seconds=self.status_ttl_seconds
+                ),
+                retries=self.retries,
+                backoff=self.backoff,
+                transient=(RedisConnectionError, RedisTimeoutError),
+            )
+            schedule_drain(self.redis, self.queue, self.keys)
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            raise NotAcknowledged(batch, exc) from exc
         return ids

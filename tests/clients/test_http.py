@@ -7,6 +7,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from clients import Memhub
+from clients.events import NotAcknowledged
 from clients.http import MemhubError
 from hub.embedded import EmbeddedHub
 
@@ -52,12 +53,22 @@ def test_a_publish_whose_answers_are_lost_is_sent_again_and_stored_once(
 
 
 def test_after_its_retries_the_sdk_raises_and_changes_are_never_sent_twice(
-    api: TestClient, hub: EmbeddedHub
+    api: TestClient, hub: EmbeddedHub, settle: Callable[..., None]
 ) -> None:
     transport = Unreliable(api._transport, lose=10)
-    with pytest.raises(httpx.ReadTimeout):
+    with pytest.raises(NotAcknowledged) as unanswered:
         agent_over(transport).publish("Noa's swimming moved to Thursdays")
     assert transport.sent == ["POST /v1/events"] * 4  # the first try and 3 more
+    assert isinstance(unanswered.value.__cause__, httpx.ReadTimeout)
+    # Every try reached the hub. Published again as the error hands them back, the events are
+    # stored once: one memory, stated once.
+    (event_id,) = unanswered.value.event_ids
+    agent = agent_over(Unreliable(api._transport))
+    assert agent.publish_many(unanswered.value.events) == [event_id]
+    memory_id = agent.wait(event_id).memory_id
+    settle()
+    (memory,) = hub.services.store.get([memory_id or ""])
+    assert [s.event_id for s in memory.sightings] == [event_id] and hub.services.store.count() == 1
 
     # Recording a use changes the memory's score: a lost answer is not a reason to record it twice.
     transport = Unreliable(api._transport, lose=1)

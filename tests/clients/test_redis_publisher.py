@@ -7,7 +7,7 @@ import pytest
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from clients import RedisPublisher
+from clients import NotAcknowledged, RedisPublisher
 from hub.publishing import EventIdTaken
 from hub.services import Services
 
@@ -41,11 +41,18 @@ def test_a_publish_that_lost_its_answer_is_queued_once(
     assert len(entries) == 1 and event_id.encode() in entries[0][1].values()
 
 
-def test_after_its_retries_it_raises(make_services: Callable[..., Services], redis_url: str) -> None:
+def test_after_its_retries_it_raises_with_the_events_to_publish_again(
+    make_services: Callable[..., Services], redis_url: str
+) -> None:
     services = make_services()
-    with pytest.raises(RedisConnectionError):
+    with pytest.raises(NotAcknowledged) as unanswered:
         publisher(services, redis_url, lose=4).publish("The Skoda's MOT is due on 4 June")
+    assert isinstance(unanswered.value.__cause__, RedisConnectionError)
     assert services.redis.xlen(services.keys.stream) == 1  # the first try reached Redis; no other did
+    # Published again with the ids the error hands back: still one entry.
+    again = publisher(services, redis_url, lose=0).publish_many(unanswered.value.events)
+    assert again == unanswered.value.event_ids
+    assert services.redis.xlen(services.keys.stream) == 1
 
 
 def test_an_id_another_agent_holds_is_refused_and_a_retry_of_ones_own_is_not(
