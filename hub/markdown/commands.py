@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 
+from clients.events import NotAcknowledged
 from clients.http import Memhub, MemhubError
 from hub.markdown.exporter import ExportError, export_workspace
 from hub.markdown.importer import import_workspace
@@ -47,8 +48,10 @@ def cmd_import(args: argparse.Namespace) -> int:
                 args.path, hub=hub, layout=_layout(args), dry_run=args.dry_run,
                 wait=not args.no_wait, timeout=args.timeout, progress=not args.quiet,
             )  # fmt: skip
-    except (httpx.TransportError, MemhubError) as exc:
-        print(f"memhub import: the hub did not answer ({exc}); is `memhub up` running?", file=sys.stderr)
+    except (httpx.TransportError, MemhubError, NotAcknowledged) as exc:
+        # An entry's id comes from its agent, file and text: importing again stores each once.
+        print(f"memhub import: the hub did not answer ({exc}); is `memhub up` running? Importing again "
+              "stores each memory once", file=sys.stderr)  # fmt: skip
         return 2
     print(f"memhub import of {args.path} as {args.agent}: {report.summary()}")
     return 1 if report.refused or (report.pending and not args.no_wait) else 0
