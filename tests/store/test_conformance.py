@@ -546,15 +546,6 @@ def test_edge_writes_survive_a_crash(tmp_path: Path, make_point: MakePoint) -> N
         store.close()
 
 
-def test_edge_shard_has_one_owner(tmp_path: Path) -> None:
-    store = EdgeStore(tmp_path / "shard")
-    try:
-        with pytest.raises(Exception, match="WAL"):
-            EdgeStore(tmp_path / "shard")
-    finally:
-        store.close()
-
-
 def test_edge_store_is_shared_safely_by_threads(
     tmp_path: Path, make_point: MakePoint, ask: Callable[..., SearchQuery]
 ) -> None:
