@@ -111,18 +111,39 @@ def list_dead_letters(redis: Redis, keys: Keys, *, limit: int = 100) -> list[Dea
     return [DeadLetter.model_validate(json.loads(x)) for x in redis.lrange(keys.dead_letters, 0, limit - 1)]
 
 
-def replay_dead_letters(redis: Redis, keys: Keys, *, event_id: str | None = None) -> list[str]:
-    """Put dead-lettered events (all, or one) back on the stream as they were received."""
+def replay_dead_letters(
+    redis: Redis, keys: Keys, *, status_ttl_seconds: int, event_id: str | None = None
+) -> list[str]:
+    """Put dead-lettered events (all, or one) back on the stream as they were received.
+
+    A status record that expired since is made again as publishing makes it: with the event's agent
+    (so that the agent's key can read it) and the status lifetime.
+    """
     replayed = []
     for raw in redis.lrange(keys.dead_letters, 0, -1):
         letter = DeadLetter.model_validate(json.loads(raw))
         if event_id is not None and letter.id != event_id:
             continue
+        status = keys.status(letter.id)
+        expired = not redis.exists(status)
         pipe = redis.pipeline(transaction=True)
         pipe.lrem(keys.dead_letters, 1, as_text(raw))
-        pipe.hset(keys.status(letter.id), "status", EventState.queued.value)
-        pipe.hdel(keys.status(letter.id), "error")
+        pipe.hset(status, "status", EventState.queued.value)
+        pipe.hdel(status, "error")
+        if expired:
+            if agent := _agent_of(letter.raw):
+                pipe.hset(status, "agent", agent)
+            pipe.expire(status, status_ttl_seconds)
         pipe.xadd(keys.stream, {"id": letter.id, "event": letter.raw})
         pipe.execute()
         replayed.append(letter.id)
     return replayed
+
+
+def _agent_of(raw: str) -> str | None:
+    """The agent a dead letter's event names, if it can be read (a rejected one may be malformed)."""
+    try:
+        agent = json.loads(raw)["event"]["agent"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return agent if isinstance(agent, str) else None

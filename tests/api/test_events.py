@@ -148,6 +148,16 @@ def test_dead_letters_are_listed_and_replayed(
     assert agent.wait("needs-a-person").status == "rejected"  # still invalid: rejected again, with its cause
     assert len(api.get("/v1/dlq").json()["dead_letters"]) == 1
 
+    # Its status expired meanwhile (7 days): made again with its agent, whose key alone may read it,
+    # and a lifetime, not forever.
+    hub.services.redis.delete(keys.status("needs-a-person"))
+    assert api.post("/v1/dlq/replay").json()["ids"] == ["needs-a-person"]
+    assert agent.wait("needs-a-person").status == "rejected"
+    assert hub.services.redis.hget(keys.status("needs-a-person"), "agent") == b"wa"
+    assert (
+        0 < hub.services.redis.ttl(keys.status("needs-a-person")) <= hub.services.settings.status_ttl_seconds
+    )
+
 
 def test_a_summary_decision_with_a_long_why_is_a_422_naming_it(api: TestClient, hub: EmbeddedHub) -> None:
     # Accepted by the summary's model, it failed expanding inside publish: a bare 500.

@@ -31,7 +31,12 @@ def list_all(services: ServicesDep, limit: Annotated[int, Query(ge=1, le=10_000)
 @router.post("/replay", summary="Replay dead letters", response_model=Replayed)
 def replay(services: ServicesDep, event_id: str | None = None) -> Replayed:
     """Put dead letters (all, or `event_id`) back on the stream; fix the cause first for rejected ones."""
-    ids = replay_dead_letters(services.redis, services.keys, event_id=event_id)
+    ids = replay_dead_letters(
+        services.redis,
+        services.keys,
+        status_ttl_seconds=services.settings.status_ttl_seconds,
+        event_id=event_id,
+    )
     if ids:
         schedule_drain(services.redis, services.queue, services.keys)
     return Replayed(ids=ids)
