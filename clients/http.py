@@ -41,6 +41,10 @@ class MemhubError(RuntimeError):
         self.detail = detail
 
 
+# `Memhub.wait` asks at its `poll` interval for this many seconds, then less often, up to MAX_POLL.
+FAST_POLLING = 0.5
+MAX_POLL = 1.0
+
 # Answers worth trying again: the hub, or a proxy before it, could not take the request just then.
 RETRY_STATUSES = frozenset({502, 503, 504})
 
@@ -139,15 +143,23 @@ class Memhub:
 
         Stored means searchable. The review that follows may fold a restatement into the memory it
         restates; once reviewed, `memory_id` names the memory that holds the event.
+
+        Asks every `poll` seconds for the first half second (an idle hub stores an event in ~50 ms),
+        then less often, up to once a second: a wait behind a backlog costs the key one request a
+        second of its rate limit, not fifty.
         """
-        deadline = time.monotonic() + timeout
+        start = time.monotonic()
+        interval = poll
         while True:
             found = self.status(event_id)
             if found.settled or (not reviewed and found.status is EventState.stored):
                 return found
-            if time.monotonic() > deadline:
+            waited = time.monotonic() - start
+            if waited > timeout:
                 raise TimeoutError(f"event {event_id} still {found.status} after {timeout} s")
-            time.sleep(poll)
+            time.sleep(interval)
+            if waited > FAST_POLLING:
+                interval = min(interval * 1.5, max(poll, MAX_POLL))
 
     def search(self, query: str, *, limit: int = 10, **filters: Any) -> list[SearchHit]:
         """Search what this agent may see; `project=` and `person=` widen it, the rest narrow it.

@@ -1,5 +1,6 @@
 """The HTTP SDK against a real hub's app: what it tries again, and that a retried publish stores once."""
 
+import threading
 from collections.abc import Callable
 
 import httpx
@@ -9,7 +10,9 @@ from starlette.testclient import TestClient
 from clients import Memhub
 from clients.events import NotAcknowledged
 from clients.http import MemhubError
+from hub.api.app import create_app
 from hub.embedded import EmbeddedHub
+from hub.services import Services
 
 
 class Unreliable(httpx.BaseTransport):
@@ -133,3 +136,26 @@ def test_names_with_slashes_or_question_marks_stay_one_path_segment(
         ]
     assert [path for path, _ in transport.sent] == ["/v1/projects/client%2Facme", "/v1/projects/what%3Fnow"]
     assert api.get("/v1/projects/two%0Alines").json()["name"] == "two\nlines"  # any character is a name
+
+
+def test_a_wait_behind_a_backlog_stays_within_the_keys_rate_limit(
+    make_services: Callable[..., Services],
+) -> None:
+    # Asked every 20 ms, a wait of 3 s made 150 requests: over a limit of 60 a minute, it got 429
+    # (and so did the agent's searches for the rest of the minute).
+    hub = EmbeddedHub(
+        services=make_services(auth=True, admin_key="admin-key", rate_limit_per_minute=60), redis_server=None
+    )
+    with TestClient(create_app(hub.services)) as api:
+        created = api.post(
+            "/v1/keys", json={"agent": "wa", "grants": {}}, headers={"Authorization": "Bearer admin-key"}
+        )
+        agent = Memhub(agent="wa", client=api, api_key=created.json()["token"])
+        event_id = agent.publish("Noa's swimming moved to Thursdays")
+        workers = threading.Timer(3.0, hub.start_workers, args=(1,))  # the backlog ahead of it: 3 s
+        workers.start()
+        try:
+            assert agent.wait(event_id).status == "stored"
+        finally:
+            workers.join()
+            hub.stop()
