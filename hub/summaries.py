@@ -14,9 +14,10 @@ from typing import Any
 from hub.models import EventCreate, Kind, SessionSummary, memory_id_for
 
 # What each item takes from the summary event.
+# `private` too: a direct conversation's decisions and loops are as private as its summary.
 SHARED_FIELDS = {
-    "agent", "scope", "project", "person", "ttl_seconds", "expires_at", "channel", "chat", "session",
-    "occurred_at", "confidence", "source",
+    "agent", "scope", "project", "person", "ttl_seconds", "expires_at", "channel", "chat", "private",
+    "session", "occurred_at", "confidence", "source",
 }  # fmt: skip
 
 # `~` never appears in a client's event id (see EventCreate.id), so a derived id cannot collide with one.

@@ -1,8 +1,11 @@
 """A session summary stands for one event per item, with ids derived from the summary's."""
 
+from collections.abc import Callable
+
 import pytest
 from pydantic import ValidationError
 
+from clients import Memhub
 from hub.models import EventCreate, memory_id_for
 from hub.summaries import Part, derived_id, describe, expand, part_of, summary_event_id
 
@@ -65,3 +68,17 @@ def test_a_decisions_why_has_the_limit_of_the_event_it_becomes() -> None:
     EventCreate.model_validate(
         {**SUMMARY, "summary": {"decisions": [{"text": "Use Postgres", "why": "w" * 1_000}]}}
     )
+
+
+def test_a_private_summarys_items_stay_out_of_a_group_chats_search(
+    make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    # The items did not inherit `private`: a DM's decisions and open loops were found from a group chat.
+    wa = make_agent("wa", "whatsapp")
+    wa.publish("Talked through the divorce lawyer", kind="summary", session="dm-1", private=True, summary={
+        "decisions": [{"text": "Hire Ronit Levi as the divorce lawyer", "why": "recommended"}],
+        "open_loops": ["Send Ronit Levi the divorce papers"],
+    })  # fmt: skip
+    settle()
+    assert len(wa.search("Ronit Levi divorce lawyer papers")) == 3  # the summary and both items
+    assert wa.search("Ronit Levi divorce lawyer papers", chat_type="group") == []
