@@ -1,8 +1,9 @@
 """The core block: an agent's most important memories as markdown, within a hard budget.
 
 The sections are the ones agents already keep (Identity, User, Active Context, Quick Reference).
-Memories are taken most important first (promotion score, then recency) for as long as they fit;
-what does not fit is counted in one closing "See archival" line, and search still finds it. The same
+Memories are taken most important first (promotion score, then recency), each that fits beside the
+ones before it, so one long memory leaves out itself and not everything after it; what does not fit is
+counted in one closing "See archival" line, and search still finds it. The same
 cut decides what compaction demotes, so after a compaction the block shows every core memory.
 """
 
@@ -70,32 +71,34 @@ def _heading(agent: str) -> list[str]:
     return [f"# Core memory: {agent}"] + [f"## {section}" for section in SECTIONS]
 
 
-def fitting(ordered: Sequence[Memory], agent: str, budget: CoreBudget, *, archived: int) -> int:
-    """How many of `ordered` (most important first) the block can show within `budget`."""
+def fitting(ordered: Sequence[Memory], agent: str, budget: CoreBudget, *, archived: int) -> list[Memory]:
+    """Those of `ordered` (most important first) the block can show within `budget`, in that order."""
     fixed = _heading(agent)
     words = sum(len(line.split()) for line in fixed)
     lines = len(fixed)
     costs = [len(bullet(m).split()) for m in ordered]
     pointer_words = len(pointer(1).split())
     if archived == 0 and words + sum(costs) <= budget.words and lines + len(costs) <= budget.lines:
-        return len(ordered)
+        return list(ordered)
     # Something is or will be in archival: keep room for the line that points there.
     words, lines = words + pointer_words, lines + 1
-    shown = 0
-    for cost in costs:
-        if words + cost > budget.words or lines + 1 > budget.lines:
-            break
-        words, lines, shown = words + cost, lines + 1, shown + 1
+    shown = []
+    for memory, cost in zip(ordered, costs, strict=True):
+        # Skipped, not stopped at: a memory longer than the room left must not push out all after it.
+        if words + cost <= budget.words and lines + 1 <= budget.lines:
+            words, lines = words + cost, lines + 1
+            shown.append(memory)
     return shown
 
 
 def split_core(
     memories: Sequence[Memory], agent: str, budget: CoreBudget, *, archived: int
 ) -> tuple[list[Memory], list[Memory]]:
-    """(kept, over budget): the most important memories that fit, and the rest."""
+    """(kept, over budget): the most important memories that fit, and the rest, each most important first."""
     ordered = sorted(memories, key=importance)
-    shown = fitting(ordered, agent, budget, archived=archived)
-    return ordered[:shown], ordered[shown:]
+    kept = fitting(ordered, agent, budget, archived=archived)
+    shown = {m.id for m in kept}
+    return kept, [m for m in ordered if m.id not in shown]
 
 
 def render_core(agent: str, memories: Sequence[Memory], *, budget: CoreBudget, archived: int) -> CoreBlock:

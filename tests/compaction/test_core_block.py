@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from hub.compaction.core_block import importance, render_core, section_of
+from hub.compaction.core_block import importance, pointer, render_core, section_of
 from hub.models import Confidence, Kind, Memory, Scope, Tier
 from hub.settings import CoreBudget, Settings
 
@@ -36,8 +36,20 @@ def test_the_block_never_exceeds_its_budget_and_shows_the_most_important_first()
         assert block.words == len(block.markdown.split()) <= budget.words, trial
         assert block.lines == len(block.markdown.splitlines()) <= budget.lines, trial
         ordered = [m.id for m in sorted(memories, key=importance)]
-        assert block.memory_ids + block.left_out == ordered  # a prefix, by importance
+        assert sorted(block.memory_ids + block.left_out, key=ordered.index) == ordered
+        assert block.memory_ids == sorted(block.memory_ids, key=ordered.index)  # by importance
+        assert block.left_out == sorted(block.left_out, key=ordered.index)
         assert ("See archival" in block.markdown) == bool(block.archived or block.left_out)
+
+
+def test_one_memory_too_long_for_the_block_leaves_out_only_itself() -> None:
+    # The cut stopped at the first memory that did not fit: a 1,100-word note, the newest, left the
+    # block empty and the next compaction demoted every core memory to archival.
+    memories = [memory(1, "word " * 1_100), memory(2, "Netanel works until 20:00"),
+                memory(3, "Dana prefers green tea")]  # fmt: skip
+    block = render_core("wa", memories, budget=CoreBudget(), archived=0)
+    assert (block.memory_ids, block.left_out) == (["m002", "m003"], ["m001"])
+    assert block.words <= 1_000 and block.markdown.endswith(pointer(1) + "\n")
 
 
 def test_the_block_is_deterministic_and_sorted_into_sections() -> None:
