@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 from hub.api.app import create_app
 from hub.auth.keys import Grants
 from hub.auth.principal import Principal
+from hub.auth.ratelimit import retry_after
 from hub.embedded import EmbeddedHub
 from hub.models import Memory
 from hub.services import Services
@@ -199,6 +200,22 @@ def test_rate_limit_answers_429_with_retry_after(make_services: Callable[..., Se
         assert codes == [200, 200, 200, 429]
         limited = api.post("/v1/search", json=body, headers=as_key(token))
         assert 1 <= int(limited.headers["retry-after"]) <= 61
+
+
+def test_the_rate_limit_holds_across_a_minute_boundary(make_services: Callable[..., Services]) -> None:
+    services = make_services()
+    redis, keys = services.redis, services.keys
+
+    def wait(at: float) -> int | None:
+        return retry_after(redis, keys, "k1", per_minute=3, now=at)
+
+    minute = 60 * 29_000_000.0
+    assert [wait(minute - 1) for _ in range(3)] == [None, None, None]
+    # A new minute on the clock: the three of a second ago still count, until they are a minute old.
+    assert [wait(minute + 1) for _ in range(5)] == [58] * 5
+    assert wait(minute + 58.5) == 1
+    # Refused requests were not counted: once the three are a minute old, the key may go on.
+    assert [wait(minute + 59.5) for _ in range(4)] == [None, None, None, 60]
 
 
 def test_oversized_requests_are_refused_with_413(api: TestClient) -> None:
