@@ -26,7 +26,8 @@ def get_principal(request: Request, services: ServicesDep) -> Principal:
     settings = services.settings
     if not settings.auth:
         return Principal.owner()
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    # The scheme is case-insensitive, and any run of spaces or tabs may follow it (RFC 9110 11.4).
+    scheme, _, token = " ".join(request.headers.get("authorization", "").split()).partition(" ")
     if scheme.lower() != "bearer" or not token:
         raise HTTPException(
             status.HTTP_401_UNAUTHORIZED,

@@ -71,6 +71,23 @@ def test_requests_without_a_valid_key_get_401(secured: tuple[TestClient, Embedde
     assert api.post("/v1/search", json=body, headers=as_key(token)).status_code == 401
 
 
+def test_a_key_is_read_in_every_form_the_header_may_take(secured: tuple[TestClient, EmbeddedHub]) -> None:
+    api, _ = secured
+    token, _ = new_key(api, "wa")
+    # RFC 9110: the scheme is case-insensitive and one or more spaces may follow it.
+    forms = ["Bearer {}", "bearer {}", "BEARER {}", "Bearer  {}", "Bearer\t{}", "Bearer {} "]
+    body = {"query": "x", "agent": "wa"}
+    for form in forms:
+        response = api.post("/v1/search", json=body, headers={"Authorization": form.format(token)})
+        assert response.status_code == 200, (form, response.text)
+        admin = api.get("/v1/keys", headers={"Authorization": form.format(ADMIN)})
+        assert admin.status_code == 200, (form, admin.text)
+    assert api.delete(f"/v1/keys/{token.split('_')[1]}", headers=as_key(ADMIN)).status_code == 200
+    for form in forms:
+        response = api.post("/v1/search", json=body, headers={"Authorization": form.format(token)})
+        assert response.status_code == 401, (form, response.text)
+
+
 def test_only_the_admin_manages_keys(secured: tuple[TestClient, EmbeddedHub]) -> None:
     api, hub = secured
     token, _ = new_key(api, "wa")
