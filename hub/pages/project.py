@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from pydantic import BaseModel, Field
 
 from hub.models import Kind, Memory, Scope, State, utcnow
@@ -27,6 +29,11 @@ def project_memories(store: MemoryStore, name: str) -> list[Memory]:
     return sorted(scroll_all(store, flt), key=lambda m: (m.occurred_at, m.created_at, m.id))
 
 
+def closed_at(memory: Memory) -> datetime:
+    """When a loop was closed: its latest `resolved` change (when it happened, should none be recorded)."""
+    return max((c.at for c in memory.history if c.action == "resolved"), default=memory.occurred_at)
+
+
 def _when(memory: Memory) -> str:
     return f"{memory.occurred_at:%Y-%m-%d}, {memory.agent}"
 
@@ -37,7 +44,8 @@ def render(name: str, memories: list[Memory]) -> ProjectPage:
     status = statuses[-1] if statuses else None
     loops = [m for m in in_force if m.kind is Kind.open_loop]
     resolved = [m for m in memories if m.kind is Kind.open_loop and m.state is State.resolved]
-    closed = resolved[::-1][:CLOSED_SHOWN]
+    # Most recently closed first: an old loop closed today belongs on top, not under newer ones.
+    closed = sorted(resolved, key=lambda m: (closed_at(m), m.occurred_at), reverse=True)[:CLOSED_SHOWN]
     decisions = sorted(
         (m for m in in_force if m.kind is Kind.decision),
         key=lambda m: (-RANK[m.tier], -m.promotion_score, -m.occurred_at.timestamp()),

@@ -6,8 +6,10 @@ from datetime import UTC, date, datetime, timedelta
 from starlette.testclient import TestClient
 
 from clients import Memhub, RedisPublisher
+from clients.events import build_event
 from hub.api.app import create_app
 from hub.models import DecisionMade, Pattern
+from hub.pages.project import CLOSED_SHOWN
 from hub.services import Services
 from hub.summaries import Part, derived_id
 from workers.ingest import drain_stream
@@ -150,6 +152,25 @@ def test_the_project_file_shows_status_open_loops_and_key_decisions_with_why(
     raw = api.get("/v1/projects/lisbon-trip", headers={"Accept": "text/markdown"})
     assert raw.text == page.markdown
     assert wa.project("no-such-project").markdown.startswith("# no-such-project\n\n## Status\n\n_No status")
+
+
+def test_recently_closed_lists_the_loops_closed_last_first(
+    make_agent: Callable[..., Memhub], settle: Callable[[], None]
+) -> None:
+    # They were listed by when they were opened: the oldest loop, closed last, was left off the ten.
+    wa = make_agent("wa-assistant", "whatsapp")
+    project = {"scope": "project", "project": "flat"}
+    events = [
+        build_event(f"Call supplier {name}", agent=wa.agent, channel=wa.channel, kind="open_loop", occurred_at=at(9 + i), **project)
+        for i, name in enumerate(["Avi", "Bat", "Chen", "Dov", "Eli", "Gal", "Hen", "Idan", "Lior", "Maya", "Noa"])
+    ]  # fmt: skip
+    event_ids = wa.publish_many(events)
+    settle()
+    loops = [s.memory_id for s in wa.statuses(event_ids) if s and s.memory_id]
+    assert len(loops) == 11
+    for loop in [*loops[1:], loops[0]]:
+        wa.resolve(loop)
+    assert [m.id for m in wa.project("flat").closed_loops] == [loops[0], *loops[:0:-1]][:CLOSED_SHOWN]
 
 
 def test_the_daily_note_keeps_the_owners_days_and_clock(make_services: Callable[..., Services]) -> None:
