@@ -26,7 +26,7 @@ def get_principal(request: Request, services: ServicesDep) -> Principal:
     settings = services.settings
     if not settings.auth:
         return Principal.owner()
-    # The scheme is case-insensitive, and any run of spaces or tabs may follow it (RFC 9110 11.4).
+    # The scheme is case-insensitive and one or more spaces may follow it (RFC 9110 11.4); tabs are taken too.
     scheme, _, token = " ".join(request.headers.get("authorization", "").split()).partition(" ")
     if scheme.lower() != "bearer" or not token:
         raise HTTPException(
