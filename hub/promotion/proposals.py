@@ -18,7 +18,7 @@ from redis import Redis
 from redis.client import Pipeline
 
 from hub.keys import Keys
-from hub.models import Memory, Scope, Tier, utcnow
+from hub.models import Memory, Scope, State, Tier, utcnow
 from hub.promotion.score import Assessment
 from hub.promotion.signals import Signal
 
@@ -61,6 +61,17 @@ class ProposalView(Proposal):
     """A proposal with its memory as it stands now."""
 
     memory: Memory | None = Field(description="Null when the memory was deleted since.")
+
+
+def as_it_stands(view: ProposalView) -> ProposalView:
+    """Withdrawn, when pending but its memory is deleted or no longer active: approving it is refused.
+
+    The hub withdraws on a correction; a conflict settled against the memory leaves the proposal pending.
+    """
+    if not view.pending or (view.memory is not None and view.memory.state is State.active):
+        return view
+    state = view.memory.state.value if view.memory else "deleted"
+    return view.model_copy(update={"status": ProposalStatus.withdrawn, "note": f"the memory is {state}"})
 
 
 def proposal_id(memory_id: str, to_tier: Tier) -> str:

@@ -200,3 +200,20 @@ def test_approve_and_reject_at_once_one_decision_stands_and_the_other_is_refused
         assert final is not None and final.status == {"approve": "approved", "reject": "rejected"}[winner]
         promoted = [c for c in wa.memory(proposal.memory_id).history if c.action == "promoted"]
         assert len(promoted) == (winner == "approve")
+
+
+def test_a_proposal_whose_memory_lost_a_conflict_is_no_longer_pending(
+    make_agent: Callable[..., Memhub], settle: Callable[[], None]
+) -> None:
+    # A conflict settled for the newer side superseded the memory and left its proposal pending: the
+    # owner was asked to approve what approving refuses (409, "memory ... is superseded").
+    preference, _ = state_a_preference_on_three_days(make_agent)
+    settle()
+    owner = make_agent("owner-console")
+    [proposal] = owner.promotions()
+    stored(owner, "Netanel prefers window seats on flights", kind="preference", session="wa-3")
+    settle()
+    assert owner.memory(preference).state == "superseded"
+    assert owner.promotions() == []
+    [withdrawn] = owner.promotions(status="withdrawn")
+    assert (withdrawn.id, withdrawn.note) == (proposal.id, "the memory is superseded")

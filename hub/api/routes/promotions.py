@@ -47,8 +47,9 @@ def list_proposals(
     status_: Annotated[ProposalStatus | None, Query(alias="status")] = None,
 ) -> ProposalList:
     """Promotion proposals, newest first, each with the memory, the target tier, the score and its signals."""
-    found = proposals.all_proposals(services.redis, services.keys, status=status_)
-    return ProposalList(proposals=promoter.views(found))
+    found = promoter.views(proposals.all_proposals(services.redis, services.keys))
+    views = [proposals.as_it_stands(v) for v in found]
+    return ProposalList(proposals=[v for v in views if status_ is None or v.status is status_])
 
 
 def _decided(
