@@ -273,9 +273,15 @@ class Memhub:
             self._call("POST", f"/v1/memories/{_segment(memory_id)}/resolve", json=body)
         )
 
-    def load_core(self, *, person: str | None = None, project: str | None = None) -> CoreBlock:
-        """This agent's core memory, within its budget: put `.markdown` in context at session start."""
-        params = {"agent": self.agent, "person": person, "project": project}
+    def load_core(
+        self, *, person: str | None = None, project: str | None = None, chat_type: str | None = None
+    ) -> CoreBlock:
+        """This agent's core memory, within its budget: put `.markdown` in context at session start.
+
+        `chat_type="group"` for a session in a group chat: memories private to direct conversations
+        are left out, as its searches leave them out.
+        """
+        params = {"agent": self.agent, "person": person, "project": project, "chat_type": chat_type}
         found = self._call("GET", "/v1/core", params={k: v for k, v in params.items() if v is not None})
         return CoreBlock.model_validate(found)
 

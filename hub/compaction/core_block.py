@@ -127,12 +127,14 @@ def read_core(
     now: datetime,
     person: str | None = None,
     project: str | None = None,
+    exclude_private: bool = False,
 ) -> CoreBlock:
-    """The agent's core block as it may see it: global memories, plus the named person's and project's."""
+    """The agent's core block as it may see it: global memories, plus the named person's and project's;
+    none `private` to direct conversations when `exclude_private` (a session in a group chat)."""
 
     def visible(tier: Tier) -> MemoryFilter:
         return MemoryFilter(now=now, person=person, project=project, agents=frozenset({agent}),
-                            tiers=frozenset({tier}), states=LIVE)  # fmt: skip
+                            tiers=frozenset({tier}), states=LIVE, exclude_private=exclude_private)  # fmt: skip
 
     core = list(scroll_all(store, visible(Tier.core)))
     return render_core(agent, core, budget=budget, archived=store.count(visible(Tier.archival)))

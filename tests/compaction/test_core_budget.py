@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 from collections.abc import Callable
+from functools import partial
 
 from clients import Memhub
 from clients.events import build_event
@@ -78,3 +79,20 @@ def test_3000_words_of_core_fit_the_budget_after_compaction_and_search_finds_the
     assert job.result.dry_run and job.result.demote == [] and job.result.core_after.words <= 1_000
     assert "finding near-duplicates" in out.getvalue()
     assert "would purge 0 expired" in summary(job)
+
+
+def test_a_session_in_a_group_chat_loads_no_memory_private_to_direct_conversations(
+    hub: EmbeddedHub, make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    wa = make_agent(AGENT, "whatsapp")
+    core = partial(build_event, agent=AGENT, channel="whatsapp", tier="core")
+    wa.publish_many([
+        core("Dana's divorce lawyer is Ronit Levi in Ramat Gan", private=True),
+        core("Dana's daughter Noa is seven and swims on Thursdays"),
+    ])  # fmt: skip
+    settle()
+    direct, group = wa.load_core(), wa.load_core(chat_type="group")
+    assert "Ronit Levi" in direct.markdown and "Noa is seven" in direct.markdown
+    # Searches from a group leave private memories out; the block the agent carries there did not.
+    assert "Ronit Levi" not in group.markdown and "Noa is seven" in group.markdown
+    assert len(group.memory_ids) == 1 and group.left_out == []

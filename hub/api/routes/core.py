@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
@@ -18,16 +18,26 @@ NameQuery = Annotated[str, Query(min_length=1, max_length=200)]
 
 @router.get("", summary="Load an agent's core block", response_model=CoreBlock)
 def core_block(
-    agent: NameQuery, services: ServicesDep, person: NameQuery | None = None, project: NameQuery | None = None
-) -> CoreBlock:
+    agent: NameQuery,
+    services: ServicesDep,
+    person: NameQuery | None = None,
+    project: NameQuery | None = None,
+    chat_type: Annotated[
+        Literal["dm", "group"] | None,
+        Query(description="Where the session is. In a `group` chat, memories marked `private` "
+                          "(to direct conversations) are left out of the block."),
+    ] = None,
+) -> CoreBlock:  # fmt: skip
     """The agent's core memory as markdown (Identity, User, Active Context, Quick Reference), within budget.
 
-    The core-tier memories this agent published: global ones, plus the named person's and project's.
-    Should they not fit, the block shows the most important and points to the rest, and a compaction
-    is queued to move the rest to archival.
+    The core-tier memories this agent published: global ones, plus the named person's and project's,
+    and for a session in a group chat none private to direct conversations. Should they not fit, the
+    block shows the most important and points to the rest, and a compaction is queued to move the rest
+    to archival.
     """
     budget = services.settings.core_budget(agent)
-    block = read_core(services.store, budget, agent=agent, now=utcnow(), person=person, project=project)
+    block = read_core(services.store, budget, agent=agent, now=utcnow(), person=person, project=project,
+                      exclude_private=chat_type == "group")  # fmt: skip
     if block.left_out:
         request_compaction(services.redis, services.queue, services.keys, agent, reason="core over budget")
     return block
