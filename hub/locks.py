@@ -3,8 +3,8 @@
 The memory writers' lock: whoever rewrites memories from what it just read of them holds it. A
 reinforcement appends a sighting to the list it read, a supersession a history entry, a merge both:
 two writers interleaved would each write back a list without the other's entry. Compaction's writes,
-the write-time review of each memory, promotion's writes and a decision on a conflict take turns.
-Each holds it for milliseconds to seconds.
+the write-time review of each memory, promotion's writes, a decision on a conflict and closing a
+loop take turns. Each holds it for milliseconds to seconds.
 
 A claim: one decision on one conflict or proposal at a time (the owner may answer on two devices).
 """

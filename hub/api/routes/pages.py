@@ -11,6 +11,7 @@ from starlette.convertors import PathConvertor, register_url_convertor
 
 from hub.api.deps import CallerDep, ServicesDep
 from hub.api.schemas import ErrorBody, IsoDay, MemoryPublic
+from hub.locks import writing
 from hub.models import Change, Kind, State, utcnow
 from hub.pages import daily, project
 from hub.pages.daily import DailyPage
@@ -91,18 +92,23 @@ def resolve_memory(
 ) -> MemoryPublic:
     """Close an open loop (or a task): it becomes `resolved`, recorded in its history."""
     body = body or ResolveRequest()
-    found = services.store.get([memory_id])
-    if not found:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no memory with id {memory_id!r}")
-    memory = found[0]
-    if memory.kind not in CLOSABLE:
-        raise HTTPException(
-            status.HTTP_409_CONFLICT, f"only open loops and tasks close, not a {memory.kind.value}"
-        )
-    if memory.state is not State.active:
-        raise HTTPException(status.HTTP_409_CONFLICT, f"memory {memory_id} is {memory.state.value}, not open")
-    change = Change(at=utcnow(), action="resolved", by=caller.decided_by(body.by), note=body.note,
-                    changes={"state": [memory.state.value, State.resolved.value]})  # fmt: skip
-    fields = {"state": State.resolved, "history": [*memory.history, change]}
-    services.store.update(memory_id, fields)
+    # Its history is rewritten from what is read here: among the hub's other writers (`hub.locks`), so
+    # a review's sighting is not lost and two closings at once are one (the second is a 409).
+    with writing(services.redis, services.keys):
+        found = services.store.get([memory_id])
+        if not found:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, f"no memory with id {memory_id!r}")
+        memory = found[0]
+        if memory.kind not in CLOSABLE:
+            raise HTTPException(
+                status.HTTP_409_CONFLICT, f"only open loops and tasks close, not a {memory.kind.value}"
+            )
+        if memory.state is not State.active:
+            raise HTTPException(
+                status.HTTP_409_CONFLICT, f"memory {memory_id} is {memory.state.value}, not open"
+            )
+        change = Change(at=utcnow(), action="resolved", by=caller.decided_by(body.by), note=body.note,
+                        changes={"state": [memory.state.value, State.resolved.value]})  # fmt: skip
+        fields = {"state": State.resolved, "history": [*memory.history, change]}
+        services.store.update(memory_id, fields)
     return MemoryPublic.model_validate(memory.model_copy(update=fields).model_dump())
