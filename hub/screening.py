@@ -24,6 +24,10 @@ class SecretInEvent(SecretError):
     def __reduce__(self) -> tuple[Any, ...]:
         return (SecretInEvent, (self.field, SecretError(self.findings)))
 
+    def at(self, index: int) -> SecretInEvent:
+        """The same refusal, naming the event's position in its batch (`2.text`)."""
+        return SecretInEvent(f"{index}.{self.field}", SecretError(self.findings))
+
 
 # Fields holding validated enums, numbers, flags or times: no room for a secret, so not scanned.
 _FORMATTED = frozenset(
@@ -113,8 +117,6 @@ def screen_all(events: list[EventCreate], *, redact_secrets: bool = False) -> li
     for index, event in enumerate(events):
         try:
             screened.append(screen(event, redact_secrets=redact_secrets))
-        except SecretInEvent as exc:
-            raise SecretInEvent(f"{index}.{exc.field}", SecretError(exc.findings)) from None
-        except InvalidEvent as exc:
+        except (SecretInEvent, InvalidEvent) as exc:
             raise exc.at(index) from None
     return screened

@@ -151,9 +151,8 @@ def pending_for(redis: Redis, keys: Keys, memory_id: str) -> list[Proposal]:
     return [p for p in found if p is not None and p.pending]
 
 
-def all_proposals(redis: Redis, keys: Keys, *, status: ProposalStatus | None = None) -> list[Proposal]:
-    """Proposals newest first, optionally only those in one status."""
+def all_proposals(redis: Redis, keys: Keys) -> list[Proposal]:
+    """Every proposal, newest first (the list route filters by status as each stands, `as_it_stands`)."""
     ids = [i.decode() for i in cast(list[bytes], redis.zrevrange(_index(keys), 0, -1))]
     raws = redis.mget([_key(keys, i) for i in ids]) if ids else []
-    found = [Proposal.model_validate_json(r) for r in raws if r]
-    return [p for p in found if status is None or p.status is status]
+    return [Proposal.model_validate_json(r) for r in raws if r]
