@@ -84,6 +84,10 @@ class EventStatusPublic(BaseModel):
         return self.status in (EventState.rejected, EventState.failed) or self.reviewed
 
 
+# Where an agent is talking: from a `group` chat, memories `private` to direct conversations stay out.
+ChatType = Literal["dm", "group"]
+
+
 class SearchRequest(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -106,7 +110,7 @@ class SearchRequest(BaseModel):
     limit: int = Field(10, ge=1, le=100)
     mode: SearchMode = Field(SearchMode.hybrid, description="hybrid (dense + BM25, fused), dense or sparse.")
     include_superseded: bool = Field(False, description="Also return memories a newer one superseded.")
-    chat_type: Literal["dm", "group"] | None = Field(
+    chat_type: ChatType | None = Field(
         None,
         description="Where the question is asked. From a `group` chat, memories marked `private` "
         "(to direct conversations) are never returned.",

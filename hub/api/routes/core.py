@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 
 from hub.api.deps import ServicesDep
+from hub.api.schemas import ChatType
 from hub.compaction.core_block import CoreBlock, read_core
 from hub.compaction.jobs import request_compaction
 from hub.models import utcnow
@@ -23,7 +24,7 @@ def core_block(
     person: NameQuery | None = None,
     project: NameQuery | None = None,
     chat_type: Annotated[
-        Literal["dm", "group"] | None,
+        ChatType | None,
         Query(description="Where the session is. In a `group` chat, memories marked `private` "
                           "(to direct conversations) are left out of the block."),
     ] = None,
