@@ -10,10 +10,13 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TypeVar
 
 import httpx
+
+from hub.store.base import MemoryStore
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -77,3 +80,10 @@ def at_once(*calls: Callable[[], T]) -> list[T]:
     for thread in threads:
         thread.join()
     return [results[i] for i in range(len(calls))]
+
+
+def expire(store: MemoryStore, *memory_ids: str) -> None:
+    """Temporary memories whose time is up: expired a second ago, as if their TTL had passed (a short
+    TTL would let them expire before the test has read them)."""
+    for memory_id in memory_ids:
+        store.update(memory_id, {"expires_at": datetime.now(UTC) - timedelta(seconds=1)})

@@ -65,7 +65,10 @@ def test_up_on_a_data_dir_another_hub_holds_says_so(tmp_path: Path) -> None:
         wait_healthy(f"http://127.0.0.1:{first_port}", first, first_log)
         second = memhub_process(["up", "--data-dir", str(data), "--port", str(second_port)], {}, second_log)
         # Refused before it touches the first hub's Redis or store, naming the folder and its holder.
-        assert second.wait(120) == 2
+        try:
+            assert second.wait(120) == 2
+        finally:
+            stop(second)
         said = second_log.read_text()
         assert f"memhub up: {data} is in use by another running memhub (pid {first.pid})" in said
         assert "Traceback" not in said
@@ -104,11 +107,12 @@ def test_up_killed_mid_batch_takes_the_batch_up_at_once_on_restart(tmp_path: Pat
     finally:
         stop(hub)
 
-    hub = memhub_process(args, {}, log)
+    # Restarted with an idle claim time no test outlasts: only the release at start can take the batch up.
+    hub = memhub_process(args, {"MEMHUB_CLAIM_IDLE_MS": "3600000"}, log)
     try:
         wait_healthy(base_url, hub, log)
         with Memhub(base_url, agent="wa", channel="whatsapp") as wa:
-            # Within wait()'s own 30 s, not after MEMHUB_CLAIM_IDLE_MS (60 s) as if the killed worker might still be at it.
+            # Within wait()'s own 30 s, not after MEMHUB_CLAIM_IDLE_MS as if the killed worker might still be at it.
             assert {wa.wait(event_id).status for event_id in ids} == {"stored"}
     finally:
         assert stop(hub) == 0, log.read_text()[-3000:]

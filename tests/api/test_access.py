@@ -15,6 +15,7 @@ from hub.auth.ratelimit import retry_after
 from hub.embedded import EmbeddedHub
 from hub.models import Memory
 from hub.services import Services
+from tests.helpers import expire
 
 ADMIN = "admin-secret-for-tests"
 PROJECTS = ["kitchen", "garden"]
@@ -343,18 +344,14 @@ def test_an_agent_reports_a_memory_it_can_read_as_used(secured: tuple[TestClient
 
 
 def test_an_expired_memory_is_not_found(secured: tuple[TestClient, EmbeddedHub]) -> None:
-    api, _ = secured
-    [gate] = publish_stored(
-        api,
-        [
-            {
-                "text": "The gate code this week is 4432",
-                "agent": "owner",
-                "scope": "temporary",
-                "ttl_seconds": 1,
-            }
-        ],
-    )
+    api, hub = secured
+    week = {
+        "text": "The gate code this week is 4432",
+        "agent": "owner",
+        "scope": "temporary",
+        "ttl_seconds": 600,
+    }
+    [gate] = publish_stored(api, [week])
     assert api.get(f"/v1/memories/{gate}", headers=as_key(ADMIN)).status_code == 200
-    time.sleep(1.1)
+    expire(hub.services.store, gate)
     assert api.get(f"/v1/memories/{gate}", headers=as_key(ADMIN)).status_code == 404

@@ -199,13 +199,14 @@ def test_a_correction_that_superseded_a_memory_is_never_folded_away(
     api: TestClient, make_agent: Callable[..., Memhub]
 ) -> None:
     wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
-    publish_all(wa, "Netanel's dentist appointment is on Thursday")
+    [thursday] = publish_all(wa, "Netanel's dentist appointment is on Thursday")
     [monday] = publish_all(tg, "Netanel's dentist appointment is on Monday")
     # Said exactly as the Thursday memory says it: folded into it, it would leave Monday superseded by
     # a memory that no longer exists.
     [correction] = publish_all(
         tg, "Netanel's dentist appointment is on Thursday", kind="correction", related=[monday]
     )
+    assert correction != thursday
     assert api.get(f"/v1/memories/{monday}").json()["superseded_by"] == correction
     assert api.get(f"/v1/memories/{correction}").status_code == 200
 

@@ -79,10 +79,9 @@ def test_every_operation_says_what_it_does_and_every_body_has_an_example() -> No
     ],
 )
 def test_every_request_example_is_accepted_by_the_hub(
-    path: str, method: str, example: Any, hub: EmbeddedHub
+    path: str, method: str, example: Any, api: TestClient
 ) -> None:
     # Path parameters name nothing that exists: a 404 then says the body itself was valid.
     url = re.sub(r"\{[^}]+\}", "unknown", path)
-    with TestClient(create_app(hub.services)) as client:
-        response = client.request(method, url, json=example)
-    assert response.status_code < 400 or response.status_code == 404, response.text
+    response = api.request(method, url, json=example)
+    assert response.status_code < 400 or ("{" in path and response.status_code == 404), response.text

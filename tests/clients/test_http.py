@@ -13,6 +13,8 @@ from clients.http import MemhubError
 from hub.api.app import create_app
 from hub.embedded import EmbeddedHub
 from hub.services import Services
+from tests.api.test_access import ADMIN, new_key
+from tests.compaction.helpers import stored
 
 
 class Unreliable(httpx.BaseTransport):
@@ -128,8 +130,8 @@ def test_names_with_slashes_or_question_marks_stay_one_path_segment(
     transport = Recording(api._transport)
     agent = Memhub("http://testserver", agent="wa", transport=transport)
     for name in ("client/acme", "what?now"):
-        make_agent("wa").wait(make_agent("wa").publish(f"Decided: {name} invoices go out monthly", kind="decision",
-                                                       scope="project", project=name))  # fmt: skip
+        stored(make_agent("wa"), f"Decided: {name} invoices go out monthly", kind="decision",
+               scope="project", project=name)  # fmt: skip
         page = agent.project(name)
         assert page.name == name and [d.text for d in page.decisions] == [
             f"Decided: {name} invoices go out monthly"
@@ -144,13 +146,11 @@ def test_a_wait_behind_a_backlog_stays_within_the_keys_rate_limit(
     # Asked every 20 ms, a wait of 3 s made 150 requests: over a limit of 60 a minute, it got 429
     # (and so did the agent's searches for the rest of the minute).
     hub = EmbeddedHub(
-        services=make_services(auth=True, admin_key="admin-key", rate_limit_per_minute=60), redis_server=None
+        services=make_services(auth=True, admin_key=ADMIN, rate_limit_per_minute=60), redis_server=None
     )
     with TestClient(create_app(hub.services)) as api:
-        created = api.post(
-            "/v1/keys", json={"agent": "wa", "grants": {}}, headers={"Authorization": "Bearer admin-key"}
-        )
-        agent = Memhub(agent="wa", client=api, api_key=created.json()["token"])
+        token, _ = new_key(api, "wa")
+        agent = Memhub(agent="wa", client=api, api_key=token)
         event_id = agent.publish("Noa's swimming moved to Thursdays")
         workers = threading.Timer(3.0, hub.start_workers, args=(1,))  # the backlog ahead of it: 3 s
         workers.start()

@@ -10,6 +10,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from clients import NotAcknowledged, RedisPublisher
 from hub.publishing import EventIdTaken
 from hub.services import Services
+from tests.workers.test_ingest import publisher as ingest_publisher
 
 
 class DropsAnswers(Redis):
@@ -60,8 +61,7 @@ def test_an_id_another_agent_holds_is_refused_and_a_retry_of_ones_own_is_not(
 ) -> None:
     services = make_services()
     assert publisher(services, redis_url, lose=0).publish("Dana's MOT is due", id="msg-7") == "msg-7"
-    s = services.settings
-    other = RedisPublisher(services.redis, agent="tg", prefix=s.redis_prefix, queue_name=s.queue_name)
+    other = ingest_publisher(services, "tg")
     with pytest.raises(EventIdTaken, match="'msg-7' is already the id of another agent's event"):
         other.publish("Dana's MOT is due", id="msg-7")
     assert publisher(services, redis_url, lose=1).publish("Dana's MOT is due", id="msg-7") == "msg-7"

@@ -89,6 +89,7 @@ def test_a_session_in_a_group_chat_loads_no_memory_private_to_direct_conversatio
     wa.publish_many([
         core("Dana's divorce lawyer is Ronit Levi in Ramat Gan", private=True),
         core("Dana's daughter Noa is seven and swims on Thursdays"),
+        core("Dana's custody hearing was moved to March", private=True, tier="archival"),
     ])  # fmt: skip
     settle()
     direct, group = wa.load_core(), wa.load_core(chat_type="group")
@@ -96,3 +97,4 @@ def test_a_session_in_a_group_chat_loads_no_memory_private_to_direct_conversatio
     # Searches from a group leave private memories out; the block the agent carries there did not.
     assert "Ronit Levi" not in group.markdown and "Noa is seven" in group.markdown
     assert len(group.memory_ids) == 1 and group.left_out == []
+    assert (direct.archived, group.archived) == (1, 0)  # nor is a private archived memory counted

@@ -12,6 +12,7 @@ from hub.conflicts import ledger
 from hub.embedded import EmbeddedHub
 from hub.models import utcnow
 from tests.compaction.helpers import everything, stored
+from tests.helpers import expire
 
 AGENT = "wa-assistant"
 
@@ -64,14 +65,14 @@ def test_what_an_expired_temporary_memory_superseded_comes_back_when_it_is_purge
     office = stored(wa, "Netanel works from the Tel Aviv office")
     # Two temporary corrections; the second was itself corrected since by a lasting one.
     repair = stored(wa, "Netanel's gym locker is number 40 while 12 is repaired", kind="correction",
-                    related=[locker], scope="temporary", ttl_seconds=2)  # fmt: skip
+                    related=[locker], scope="temporary", ttl_seconds=600)  # fmt: skip
     haifa = stored(wa, "Netanel works from the Haifa office this week", kind="correction",
-                   related=[office], scope="temporary", ttl_seconds=2)  # fmt: skip
+                   related=[office], scope="temporary", ttl_seconds=600)  # fmt: skip
     moved = stored(wa, "Netanel moved to the Haifa office for good", kind="correction", related=[haifa])
     settle()
     assert (wa.memory(locker).state, wa.memory(locker).superseded_by) == ("superseded", repair)
     assert (wa.memory(office).superseded_by, wa.memory(haifa).superseded_by) == (haifa, moved)
-    time.sleep(2.1)  # both temporary corrections expire
+    expire(hub.services.store, repair, haifa)  # both temporary corrections expire
 
     done = compact(hub, settle, dry_run=False)
     assert sorted(done["purge"]) == sorted([repair, haifa]) and done["skipped"] == []
@@ -95,11 +96,11 @@ def test_a_conflict_with_an_expired_memory_is_settled_when_it_is_purged(
 ) -> None:
     wa = make_agent(AGENT, "whatsapp")
     late = stored(wa, "Netanel works until 20:00")
-    early = stored(wa, "Netanel works until 17:00", scope="temporary", ttl_seconds=2)
+    early = stored(wa, "Netanel works until 17:00", scope="temporary", ttl_seconds=600)
     settle()
     [conflict] = ledger.all_conflicts(hub.services.redis, hub.services.keys)
     assert conflict.open and set(conflict.memory_ids) == {late, early}
-    time.sleep(2.1)
+    expire(hub.services.store, early)
 
     assert compact(hub, settle, dry_run=False)["purge"] == [early]
 

@@ -233,7 +233,7 @@ def test_no_dead_letter_keeps_a_secret_and_each_can_still_be_replayed(
     entries = {
         # In the JSON text the token follows `\n`: redacting the text missed it.
         "after-newline": envelope({"text": f"deploy token for CI:\n{TOKEN}", "agent": "ci"}),
-        # Rejected for another cause: kept unscreened.
+        # Rejected for another cause: it used to be kept unscreened.
         "invalid": envelope({"text": f"deploy token for CI is {TOKEN}", "kind": "nonsense"}),
         # Redacting the text ate the closing quote's escape: the letter was no longer JSON.
         "quoted": envelope({"text": 'db password: "Zq7#kP2!mW9x"', "agent": "ops"}),
@@ -312,10 +312,13 @@ def test_stopping_the_hub_ends_a_drain_after_the_batch_it_holds(
     )
     hub = EmbeddedHub(services=services, redis_server=None)
     hub.start_workers(1, sweep_interval=60)
-    while EventState.stored not in statuses(services, ids[:16]):
-        time.sleep(0.01)
-
-    hub.stop_workers(timeout=5)
+    try:
+        deadline = time.monotonic() + 60
+        while EventState.stored not in statuses(services, ids[:16]):
+            assert time.monotonic() < deadline, "no batch stored in 60 s"
+            time.sleep(0.01)
+    finally:
+        hub.stop_workers(timeout=5)
 
     # Stopped between batches (a drain job used to go on through the backlog, and the store and
     # Redis were closed under it): nothing taken and left half done, the rest waits on the stream.
