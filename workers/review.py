@@ -52,7 +52,7 @@ def review_day(window_hours: float = 24.0) -> dict[str, Any]:
     # Scored after the conflict sweep, which may have folded some of the day's memories away.
     assessments = Promoter.of(services).score([m.id for m in day])
     # Promotions can push a core over budget: checked last.
-    over = agents_over_budget(services.store, services.settings, now=now)
+    over = agents_over_budget(services.store, services.redis, services.keys, services.settings, now=now)
     enqueued = [
         agent
         for agent in over

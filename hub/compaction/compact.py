@@ -21,7 +21,7 @@ def compact(
 ) -> Compaction:
     """Purge expired memories, merge near-duplicates, mark stale ones, demote core over budget."""
     plan = make_plan(
-        store=services.store, embedder=services.embedder, judge=services.judge, settings=services.settings,
+        store=services.store, redis=services.redis, keys=services.keys, embedder=services.embedder, judge=services.judge, settings=services.settings,
         agent=agent, now=now or utcnow(), progress=progress,
     )  # fmt: skip
     if dry_run:

@@ -5,18 +5,26 @@ Memories are taken most important first (promotion score, then recency), each th
 ones before it, so one long memory leaves out itself and not everything after it; what does not fit is
 counted in one closing "See archival" line, and search still finds it. The same
 cut decides what compaction demotes, so after a compaction the block shows every core memory.
+
+A memory in an open conflict says so in its line ("disputed: open conflict c-..."), as its search
+hits carry `conflict_ids`: the block is in the agent's context at every turn, and without the mark it
+would state a fact another agent contradicts, and the owner has not settled, as settled. The mark's
+words count toward the budget, in the block and in the cut compaction makes alike.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from pydantic import BaseModel, Field
+from redis import Redis
 
 from hub.compaction.scan import LIVE
+from hub.conflicts.ledger import open_conflicts_of
 from hub.conflicts.text import parse
+from hub.keys import Keys
 from hub.models import Kind, Memory, Scope, Tier
 from hub.settings import CoreBudget, Settings
 from hub.store.base import MemoryFilter, MemoryStore, scroll_all
@@ -40,6 +48,22 @@ class CoreBlock(BaseModel):
         description="Core memories over budget, not shown: the next compaction moves them to archival."
     )
     archived: int = Field(description="Archival memories of this agent the closing line points to.")
+    conflicts: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="For each memory shown that sits in an open conflict, the conflicts' ids "
+        "(its line is marked disputed): settle them with the owner before relying on it.",
+    )
+
+
+# Memory id -> ids of the open conflicts it sits in; memories in none are absent.
+Disputed = Mapping[str, Sequence[str]]
+NONE_DISPUTED: Disputed = {}
+
+
+def disputed_of(redis: Redis, keys: Keys, memories: Sequence[Memory]) -> dict[str, list[str]]:
+    """Which of `memories` sit in open conflicts, and in which (the ledger's sets, one round trip)."""
+    found = open_conflicts_of(redis, keys, [m.id for m in memories])
+    return {memory_id: ids for memory_id, ids in found.items() if ids}
 
 
 def importance(memory: Memory) -> tuple[float, float, float, str]:
@@ -59,8 +83,11 @@ def section_of(memory: Memory, agent: str) -> str:
     return "Quick Reference"
 
 
-def bullet(memory: Memory) -> str:
-    return "- " + " ".join(memory.text.split())
+def bullet(memory: Memory, conflicts: Sequence[str] = ()) -> str:
+    line = "- " + " ".join(memory.text.split())
+    if conflicts:
+        line += f" (disputed: open conflict{'s' if len(conflicts) > 1 else ''} {', '.join(conflicts)})"
+    return line
 
 
 def pointer(count: int) -> str:
@@ -71,12 +98,14 @@ def _heading(agent: str) -> list[str]:
     return [f"# Core memory: {agent}"] + [f"## {section}" for section in SECTIONS]
 
 
-def fitting(ordered: Sequence[Memory], agent: str, budget: CoreBudget, *, archived: int) -> list[Memory]:
+def fitting(
+    ordered: Sequence[Memory], agent: str, budget: CoreBudget, *, archived: int, disputed: Disputed
+) -> list[Memory]:
     """Those of `ordered` (most important first) the block can show within `budget`, in that order."""
     fixed = _heading(agent)
     words = sum(len(line.split()) for line in fixed)
     lines = len(fixed)
-    costs = [len(bullet(m).split()) for m in ordered]
+    costs = [len(bullet(m, disputed.get(m.id, ())).split()) for m in ordered]
     pointer_words = len(pointer(1).split())
     if archived == 0 and words + sum(costs) <= budget.words and lines + len(costs) <= budget.lines:
         return list(ordered)
@@ -92,21 +121,31 @@ def fitting(ordered: Sequence[Memory], agent: str, budget: CoreBudget, *, archiv
 
 
 def split_core(
-    memories: Sequence[Memory], agent: str, budget: CoreBudget, *, archived: int
+    memories: Sequence[Memory], agent: str, budget: CoreBudget, *, archived: int, disputed: Disputed
 ) -> tuple[list[Memory], list[Memory]]:
-    """(kept, over budget): the most important memories that fit, and the rest, each most important first."""
+    """(kept, over budget): the most important memories that fit, and the rest, each most important first.
+
+    `disputed` (see `disputed_of`) marks lines, which costs words: block and compaction must pass the same.
+    """
     ordered = sorted(memories, key=importance)
-    kept = fitting(ordered, agent, budget, archived=archived)
+    kept = fitting(ordered, agent, budget, archived=archived, disputed=disputed)
     shown = {m.id for m in kept}
     return kept, [m for m in ordered if m.id not in shown]
 
 
-def render_core(agent: str, memories: Sequence[Memory], *, budget: CoreBudget, archived: int) -> CoreBlock:
-    """The block for these core memories; deterministic for the same memories and budget."""
-    shown, left_out = split_core(memories, agent, budget, archived=archived)
+def render_core(
+    agent: str,
+    memories: Sequence[Memory],
+    *,
+    budget: CoreBudget,
+    archived: int,
+    disputed: Disputed = NONE_DISPUTED,
+) -> CoreBlock:
+    """The block for these core memories; deterministic for the same memories, conflicts and budget."""
+    shown, left_out = split_core(memories, agent, budget, archived=archived, disputed=disputed)
     sections: dict[str, list[str]] = {section: [] for section in SECTIONS}
     for memory in shown:
-        sections[section_of(memory, agent)].append(bullet(memory))
+        sections[section_of(memory, agent)].append(bullet(memory, disputed.get(memory.id, ())))
     lines = [f"# Core memory: {agent}"]
     for section, bullets in sections.items():
         lines += [f"## {section}", *bullets]
@@ -116,11 +155,14 @@ def render_core(agent: str, memories: Sequence[Memory], *, budget: CoreBudget, a
     return CoreBlock(
         agent=agent, markdown=markdown, words=len(markdown.split()), lines=len(lines), budget=budget,
         memory_ids=[m.id for m in shown], left_out=[m.id for m in left_out], archived=archived,
+        conflicts={m.id: list(disputed[m.id]) for m in shown if disputed.get(m.id)},
     )  # fmt: skip
 
 
 def read_core(
     store: MemoryStore,
+    redis: Redis,
+    keys: Keys,
     budget: CoreBudget,
     *,
     agent: str,
@@ -137,10 +179,13 @@ def read_core(
                             tiers=frozenset({tier}), states=LIVE, exclude_private=exclude_private)  # fmt: skip
 
     core = list(scroll_all(store, visible(Tier.core)))
-    return render_core(agent, core, budget=budget, archived=store.count(visible(Tier.archival)))
+    archived = store.count(visible(Tier.archival))
+    return render_core(agent, core, budget=budget, archived=archived, disputed=disputed_of(redis, keys, core))
 
 
-def agents_over_budget(store: MemoryStore, settings: Settings, *, now: datetime) -> list[str]:
+def agents_over_budget(
+    store: MemoryStore, redis: Redis, keys: Keys, settings: Settings, *, now: datetime
+) -> list[str]:
     """Agents whose whole core (every scope) no longer fits their budget, sorted."""
     unscoped = MemoryFilter(now=now, all_scopes=True, tiers=frozenset({Tier.core}), states=LIVE)
     cores: dict[str, list[Memory]] = defaultdict(list)
@@ -150,7 +195,8 @@ def agents_over_budget(store: MemoryStore, settings: Settings, *, now: datetime)
     for agent, core in sorted(cores.items()):
         archival = MemoryFilter(now=now, all_scopes=True, agents=frozenset({agent}),
                                 tiers=frozenset({Tier.archival}), states=LIVE)  # fmt: skip
-        _, left_out = split_core(core, agent, settings.core_budget(agent), archived=store.count(archival))
+        _, left_out = split_core(core, agent, settings.core_budget(agent), archived=store.count(archival),
+                                 disputed=disputed_of(redis, keys, core))  # fmt: skip
         if left_out:
             over.append(agent)
     return over

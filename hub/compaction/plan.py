@@ -9,12 +9,14 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
+from redis import Redis
 
-from hub.compaction.core_block import render_core, split_core
+from hub.compaction.core_block import Disputed, disputed_of, render_core, split_core
 from hub.compaction.duplicates import Progress, find_groups
 from hub.compaction.scan import LIVE, agent_memories
 from hub.conflicts.judge import Judge
 from hub.embedding import Embedder
+from hub.keys import Keys
 from hub.models import Memory, State, Tier
 from hub.settings import CoreBudget, Settings
 from hub.store.base import MemoryStore
@@ -59,14 +61,16 @@ class Compaction(BaseModel):
         return len(self.purge) + len(self.mark_stale) + merged + len(self.demote)
 
 
-def core_size(agent: str, core: Sequence[Memory], *, archived: int) -> CoreSize:
-    block = render_core(agent, core, budget=UNLIMITED, archived=archived)
+def core_size(agent: str, core: Sequence[Memory], *, archived: int, disputed: Disputed) -> CoreSize:
+    block = render_core(agent, core, budget=UNLIMITED, archived=archived, disputed=disputed)
     return CoreSize(memories=len(core), words=block.words, lines=block.lines)
 
 
 def make_plan(
     *,
     store: MemoryStore,
+    redis: Redis,
+    keys: Keys,
     embedder: Embedder,
     judge: Judge,
     settings: Settings,
@@ -98,7 +102,9 @@ def make_plan(
     archived = sum(1 for m in remaining if m.tier is Tier.archival)
     core = [m for m in remaining if m.tier is Tier.core]
     budget = settings.core_budget(agent)
-    kept, demoted = split_core(core, agent, budget, archived=archived)
+    # Marked lines cost words: the cut is the one the block makes (`read_core`), with the same marks.
+    in_conflict = disputed_of(redis, keys, live)
+    kept, demoted = split_core(core, agent, budget, archived=archived, disputed=in_conflict)
 
     return Compaction(
         agent=agent, at=now, dry_run=True, budget=budget,
@@ -110,6 +116,6 @@ def make_plan(
         ],
         demote=[m.id for m in demoted],
         core_before=core_size(agent, [m for m in live if m.tier is Tier.core],
-                              archived=sum(1 for m in live if m.tier is Tier.archival)),
-        core_after=core_size(agent, kept, archived=archived + len(demoted)),
+                              archived=sum(1 for m in live if m.tier is Tier.archival), disputed=in_conflict),
+        core_after=core_size(agent, kept, archived=archived + len(demoted), disputed=in_conflict),
     )  # fmt: skip

@@ -32,7 +32,10 @@ def test_the_block_never_exceeds_its_budget_and_shows_the_most_important_first()
             for i in range(count)
         ]
         budget = CoreBudget(words=rng.randrange(50, 600), lines=rng.randrange(10, 60))
-        block = render_core("wa", memories, budget=budget, archived=rng.choice([0, 0, 3]))
+        # Some in open conflicts: their marks cost words too.
+        disputed = {m.id: [f"c-{i}", f"c-{i + 1}"][: rng.randrange(1, 3)] for i, m in enumerate(memories)
+                    if rng.random() < 0.2}  # fmt: skip
+        block = render_core("wa", memories, budget=budget, archived=rng.choice([0, 0, 3]), disputed=disputed)
         assert block.words == len(block.markdown.split()) <= budget.words, trial
         assert block.lines == len(block.markdown.splitlines()) <= budget.lines, trial
         ordered = [m.id for m in sorted(memories, key=importance)]
@@ -40,6 +43,7 @@ def test_the_block_never_exceeds_its_budget_and_shows_the_most_important_first()
         assert block.memory_ids == sorted(block.memory_ids, key=ordered.index)  # by importance
         assert block.left_out == sorted(block.left_out, key=ordered.index)
         assert ("See archival" in block.markdown) == bool(block.archived or block.left_out)
+        assert block.conflicts == {i: disputed[i] for i in block.memory_ids if i in disputed}
 
 
 def test_one_memory_too_long_for_the_block_leaves_out_only_itself() -> None:
@@ -80,3 +84,21 @@ def test_budgets_are_configurable_per_agent() -> None:
     settings = Settings(core_budget_words=800, core_budgets={"wa": {"words": 300, "lines": 40}})  # type: ignore[call-arg]
     assert settings.core_budget("wa") == CoreBudget(words=300, lines=40)
     assert settings.core_budget("tg") == CoreBudget(words=800, lines=175)
+
+
+def test_a_memory_in_an_open_conflict_is_marked_disputed_and_the_mark_counts_toward_the_budget() -> None:
+    memories = [memory(1, "Netanel works until 20:00"), memory(2, "Dana prefers green tea"),
+                memory(3, "The boiler is serviced every March")]  # fmt: skip
+    disputed = {"m001": ["c-1a"], "m003": ["c-2b", "c-3c"]}
+    block = render_core("wa", memories, budget=CoreBudget(), archived=0, disputed=disputed)
+    assert "- Netanel works until 20:00 (disputed: open conflict c-1a)\n" in block.markdown
+    assert "- Dana prefers green tea\n" in block.markdown
+    assert "- The boiler is serviced every March (disputed: open conflicts c-2b, c-3c)\n" in block.markdown
+    assert block.conflicts == disputed
+
+    # Exactly the budget without marks: with one, the least important memory no longer fits.
+    plain = render_core("wa", memories, budget=CoreBudget(), archived=2)
+    exact = CoreBudget.model_construct(words=plain.words, lines=plain.lines)  # under the settable least
+    assert render_core("wa", memories, budget=exact, archived=2).left_out == []
+    marked = render_core("wa", memories, budget=exact, archived=2, disputed={"m001": ["c-1a"]})
+    assert marked.left_out == ["m003"] and marked.words <= exact.words

@@ -8,6 +8,9 @@ import itertools
 from collections.abc import Callable
 from functools import partial
 
+import pytest
+from starlette.testclient import TestClient
+
 from clients import Memhub
 from clients.events import build_event
 from hub.compaction.commands import follow_compaction, summary
@@ -98,3 +101,54 @@ def test_a_session_in_a_group_chat_loads_no_memory_private_to_direct_conversatio
     assert "Ronit Levi" not in group.markdown and "Noa is seven" in group.markdown
     assert len(group.memory_ids) == 1 and group.left_out == []
     assert (direct.archived, group.archived) == (1, 0)  # nor is a private archived memory counted
+
+
+def test_a_core_memory_another_agent_contradicts_is_marked_disputed_until_the_owner_decides(
+    api: TestClient, make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    wa, tg = make_agent(AGENT, "whatsapp"), make_agent("tg-assistant", "telegram")
+    works_late = wa.wait(wa.publish("Netanel works until 20:00", tier="core")).memory_id
+    assert works_late is not None and "(disputed" not in wa.load_core().markdown
+    tg.wait(tg.publish("Netanel finishes work at 18:00"))
+    settle()
+    [conflict] = tg.conflicts(status="open")
+
+    block = wa.load_core()
+    assert f"- Netanel works until 20:00 (disputed: open conflict {conflict.id})\n" in block.markdown
+    assert block.conflicts == {works_late: [conflict.id]}
+
+    # The owner decides both stand (different days, say): the mark goes.
+    assert api.post(f"/v1/conflicts/{conflict.id}/resolve", json={"keep": "both"}).status_code == 200
+    block = wa.load_core()
+    assert "- Netanel works until 20:00\n" in block.markdown and block.conflicts == {}
+
+
+# Heading and sections (14 words), three contact facts and "- Netanel works until 20:00" (5), each a bullet.
+FITS = 14 + sum(len(t.split()) + 1 for t in contact_facts(3)) + 5
+
+
+@pytest.mark.parametrize("hub_settings", [{"core_budgets": {AGENT: {"words": FITS, "lines": 175}}}])
+def test_the_compaction_a_disputed_mark_queues_makes_the_same_cut_as_the_block(
+    make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    # A core that fits its budget to the word, until a conflict marks one of its lines: the block then
+    # leaves a memory out, and the compaction it queues must demote that one, or every later load
+    # would find the core over budget and queue another compaction that changes nothing.
+    wa, tg = make_agent(AGENT, "whatsapp"), make_agent("tg-assistant", "telegram")
+    wa.publish_many(build_event(t, agent=AGENT, channel="whatsapp", tier="core") for t in contact_facts(3))
+    settle()
+    wa.wait(wa.publish("Netanel works until 20:00", tier="core"))  # the newest: the most important
+    settle()
+    fits = wa.load_core()
+    assert (fits.words, fits.left_out) == (FITS, [])  # to the word
+
+    tg.wait(tg.publish("Netanel finishes work at 18:00"))
+    settle()
+    over = wa.load_core()
+    assert over.conflicts and len(over.left_out) == 1 and over.words <= fits.words
+    settle()  # the compaction that load queued
+
+    after = wa.load_core()
+    assert after.left_out == [] and after.archived == 1 and after.words <= fits.words
+    assert after.memory_ids == over.memory_ids and after.conflicts == over.conflicts
+    assert wa.memory(over.left_out[0]).tier == "archival"

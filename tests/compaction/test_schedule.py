@@ -67,7 +67,9 @@ def test_the_nightly_review_sweeps_the_day_and_compacts_a_core_over_budget(
     assert tea != backfilled
     services = hub.services
     budget = services.settings.core_budget("wa-assistant")
-    assert read_core(services.store, budget, agent="wa-assistant", now=utcnow()).left_out
+    assert read_core(
+        services.store, services.redis, services.keys, budget, agent="wa-assistant", now=utcnow()
+    ).left_out
 
     scheduler = build_scheduler(services.settings, services.redis)
     [nightly] = [job for job in scheduler.get_jobs() if job.name.endswith("nightly-review")]
@@ -83,7 +85,9 @@ def test_the_nightly_review_sweeps_the_day_and_compacts_a_core_over_budget(
     assert [s.agent for s in wa.memory(backfilled).sightings] == ["tg-assistant", "wa-assistant"]
     assert result["promotion"]["scored"] >= 1
     assert result["over_budget"] == result["compactions_enqueued"] == ["wa-assistant"]
-    after = read_core(services.store, budget, agent="wa-assistant", now=utcnow())
+    after = read_core(
+        services.store, services.redis, services.keys, budget, agent="wa-assistant", now=utcnow()
+    )
     assert after.left_out == [] and after.archived > 0 and after.words <= 60 and after.lines <= 10
 
 

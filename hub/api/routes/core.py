@@ -32,12 +32,14 @@ def core_block(
     """The agent's core memory as markdown (Identity, User, Active Context, Quick Reference), within budget.
 
     The core-tier memories this agent published: global ones, plus the named person's and project's,
-    and for a session in a group chat none private to direct conversations. Should they not fit, the
+    and for a session in a group chat none private to direct conversations. A memory in an open conflict
+    is marked `(disputed: open conflict c-…)` on its line, and listed in `conflicts`, until the owner
+    decides: do not state it as settled. Should they not fit, the
     block shows the most important and points to the rest, and a compaction is queued to move the rest
     to archival.
     """
     budget = services.settings.core_budget(agent)
-    block = read_core(services.store, budget, agent=agent, now=utcnow(), person=person, project=project,
+    block = read_core(services.store, services.redis, services.keys, budget, agent=agent, now=utcnow(), person=person, project=project,
                       exclude_private=chat_type == "group")  # fmt: skip
     if block.left_out:
         request_compaction(services.redis, services.queue, services.keys, agent, reason="core over budget")
