@@ -57,8 +57,8 @@ def resolve(
     """Keep one memory (the other is superseded) or `both` (the conflict is dismissed).
 
     One decision per conflict: two at once (the owner answering on two channels) cannot both apply,
-    and a memory superseded or removed since the conflict was recorded cannot be kept. Either raises
-    ConflictDecided and changes nothing.
+    and a memory superseded, expired or removed since the conflict was recorded cannot be kept.
+    Either raises ConflictDecided and changes nothing.
     """
     if keep != "both" and keep not in conflict.memory_ids:
         raise ResolutionError(f"keep: expected one of {conflict.memory_ids} or 'both', got {keep!r}")
@@ -111,4 +111,11 @@ def _still_standing(store: MemoryStore, memory_id: str) -> None:
     if found[0].state is State.superseded:
         raise ConflictDecided(
             f"keep: memory {memory_id} was superseded by {found[0].superseded_by} since; keep the other or 'both'"
+        )
+    # An expired memory stays in the store until a compaction purges it, but no one finds it: kept,
+    # it would leave the other side superseded by a memory no search returns.
+    expires_at = found[0].expires_at
+    if found[0].expired(utcnow()) and expires_at is not None:
+        raise ConflictDecided(
+            f"keep: memory {memory_id} expired at {expires_at.isoformat()}; keep the other or 'both'"
         )

@@ -8,7 +8,7 @@ from starlette.testclient import TestClient
 from clients import Memhub
 from hub.conflicts.resolve import supersede
 from hub.embedded import EmbeddedHub
-from tests.helpers import at_once
+from tests.helpers import at_once, expire
 
 
 def publish_all(agent: Memhub, *texts: str, **fields: object) -> list[str]:
@@ -291,3 +291,23 @@ def test_a_temporary_statement_does_not_win_automatically_over_a_lasting_one(
     # Low severity resolves itself for two lasting memories; here the owner decides.
     assert (conflict["severity"], conflict["status"]) == ("low", "open")
     assert api.get(f"/v1/memories/{blue}").json()["state"] == "active"
+
+
+def test_a_memory_expired_since_the_conflict_cannot_be_kept(
+    api: TestClient, hub: EmbeddedHub, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
+    [lasting] = publish_all(wa, "Netanel works until 20:00")
+    [temporary] = publish_all(tg, "Netanel works until 17:00", scope="temporary", ttl_seconds=600)
+    [conflict] = conflicts(api)
+    assert conflict["status"] == "open"  # a temporary statement never wins automatically
+    expire(hub.services.store, temporary)  # not purged yet: no compaction has run
+    # Kept, it would leave the lasting memory superseded by one no search returns.
+    refused = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": temporary})
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["detail"].startswith(f"keep: memory {temporary} expired at ")
+    assert refused.json()["detail"].endswith("; keep the other or 'both'")
+    assert api.get(f"/v1/memories/{lasting}").json()["state"] == "active"
+    assert [h.id for h in wa.search("Until when does Netanel work?", limit=5)] == [lasting]
+    kept = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": lasting})
+    assert kept.status_code == 200 and kept.json()["resolution"]["keep"] == lasting
