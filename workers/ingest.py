@@ -28,7 +28,7 @@ from hub.conflicts.jobs import enqueue_review
 from hub.connections import as_text
 from hub.errors import describe_validation_error
 from hub.keys import Keys
-from hub.models import EventCreate, Memory, check_time
+from hub.models import EventCreate, Memory, check_time, memory_id_for
 from hub.queue import schedule_drain
 from hub.screening import redact_raw, screen
 from hub.secrets import redact
@@ -182,12 +182,13 @@ def ingest_batch(
     pipe = services.redis.pipeline(transaction=True)
     pipe.multi()  # explicit, so that RQ enqueues the review job inside this transaction
     accepted: list[Accepted] = []
+    written = already_written(services, entries, deliveries)
     for entry_id, fields in entries:
         if fields is None:  # deleted from the stream after delivery: nothing left to store
             continue
         raw = fields.get(b"event", b"").decode("utf-8", "replace")
         event_id = fields.get(b"id", entry_id).decode("utf-8", "replace")
-        if deliveries.get(entry_id, 0) > settings.max_deliveries:
+        if deliveries.get(entry_id, 0) > settings.max_deliveries and event_id not in written:
             error = (
                 f"delivered {deliveries[entry_id]} times without being stored "
                 "(a worker crashed or the store failed on each try); replay it with `memhub dlq replay`"
@@ -227,15 +228,7 @@ def ingest_batch(
         dead_letter(pipe, keys, event_id=a.event_id, status=EventState.rejected, error=error, raw=raw)
         report.rejected += 1
     fresh = [m for m in unique.values() if m.id not in existing]
-    if fresh:
-        dense = services.embedder.encode(
-            [m.indexed_text for m in fresh], batch_size=settings.encode_batch_size
-        )
-        points = [
-            MemoryPoint(memory=m, dense=vector.tolist(), sparse=services.sparse.document(m.text, m.context))
-            for m, vector in zip(fresh, dense, strict=True)
-        ]
-        services.store.upsert(points)  # an exception leaves the batch unacknowledged, for a retry
+    write_memories(services, fresh)  # an exception leaves the batch unacknowledged, for a retry
     services.store.flush()  # what is acknowledged below is on disk
     events_by_memory: dict[str, list[str]] = {}
     for a in accepted:
@@ -251,6 +244,36 @@ def ingest_batch(
     report.batch_sizes.append(len(entries))
     report.stored += len(fresh)
     report.already_stored += len(accepted) - len(fresh)
+
+
+def already_written(services: Services, entries: Sequence[Entry], deliveries: dict[bytes, int]) -> set[str]:
+    """The event ids, among entries delivered too often, whose memory is in the store already.
+
+    Such an event was written by a try whose acknowledgement then failed (Redis went away between the
+    store's write and the transaction): it is stored, and goes through as such, not dead-lettered as
+    failed. Looked up by the id the memory derives from, before reading the entry, which may be what
+    crashed the tries before; one whose memory is found was read once already.
+    """
+    limit = services.settings.max_deliveries
+    over = [
+        memory_id_for(fields.get(b"id", entry_id).decode("utf-8", "replace"))
+        for entry_id, fields in entries
+        if fields is not None and deliveries.get(entry_id, 0) > limit
+    ]
+    return {m.event_id for m in services.store.get(over)} if over else set()
+
+
+def write_memories(services: Services, memories: Sequence[Memory]) -> None:
+    """Embed `memories` (dense and BM25) and upsert them into the store, in one model call."""
+    if not memories:
+        return
+    texts = [m.indexed_text for m in memories]
+    dense = services.embedder.encode(texts, batch_size=services.settings.encode_batch_size)
+    points = [
+        MemoryPoint(memory=m, dense=vector.tolist(), sparse=services.sparse.document(m.text, m.context))
+        for m, vector in zip(memories, dense, strict=True)
+    ]
+    services.store.upsert(points)
 
 
 def parse_entry(event_id: str, raw: str, *, redact_secrets: bool = False) -> Memory:

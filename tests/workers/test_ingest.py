@@ -12,7 +12,7 @@ from hub.models import memory_id_for
 from hub.services import Services
 from hub.status import EventState, list_dead_letters, read_status
 from hub.store.base import SearchMode
-from workers.ingest import drain_stream, release_abandoned, take_batch
+from workers.ingest import drain_stream, parse_entry, release_abandoned, take_batch, write_memories
 from workers.worker import run_worker
 
 
@@ -327,3 +327,26 @@ def test_stopping_the_hub_ends_a_drain_after_the_batch_it_holds(
     waiting = redis.xlen(keys.stream)
     assert 0 < waiting < 800
     assert statuses(services, ids).count(EventState.stored) == 800 - waiting
+
+
+def test_an_event_written_by_tries_whose_acknowledgement_failed_is_stored_not_dead_lettered(
+    make_services: Callable[..., Services], redis: Redis
+) -> None:
+    # Each try wrote the memory, then lost Redis before the transaction that acknowledges it. The event
+    # is stored: it used to be dead-lettered as failed ("delivered 3 times without being stored").
+    services = make_services(claim_idle_ms=0, max_deliveries=2)
+    event_id = publisher(services).publish("Dana's passport expires in June 2027")
+    for consumer in ("c1", "c2"):
+        [(_, fields)] = take_batch(services.redis, services.keys, consumer, size=8, claim_idle_ms=0)[0]
+        assert fields is not None
+        memory = parse_entry(event_id, fields[b"event"].decode())
+        write_memories(services, [memory])  # ... and the worker died before acknowledging
+
+    report = drain_stream(services, consumer="c3")
+
+    assert (report.failed, report.already_stored, report.stored) == (0, 1, 0)
+    status = read_status(redis, services.keys, event_id)
+    assert status is not None and status.status is EventState.stored
+    assert status.memory_id == memory_id_for(event_id)
+    assert services.store.count() == 1 and list_dead_letters(redis, services.keys) == []
+    assert redis.xlen(services.keys.stream) == 0  # acknowledged and gone
