@@ -123,13 +123,20 @@ def read_blocks(text: str) -> tuple[list[Block], list[Skip]]:
             fence = _FENCE.match(line)[1]  # type: ignore[index]
             while i < len(lines) and not lines[i].strip().startswith(fence):
                 i += 1
+            if i >= len(lines):  # never closed: everything below it was taken for code
+                reader.skips.append(Skip(number, f"a code block never closed: lines {number}-{i} left out"))
+            else:
+                reader.skips.append(Skip(number, "a code block"))
             i += 1
-            reader.skips.append(Skip(number, "a code block"))
             continue
         if stripped.startswith("<!--"):
             reader.flush()  # a comment inside a list leaves it open
             while i <= len(lines) and "-->" not in lines[i - 1]:
                 i += 1
+            if i > len(lines):  # never closed: the lines below it would vanish without a word
+                reader.skips.append(
+                    Skip(number, f"a comment never closed: lines {number}-{len(lines)} left out")
+                )
             continue
         if not stripped:
             reader.flush()  # a list with blank lines between its items goes on

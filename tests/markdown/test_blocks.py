@@ -86,3 +86,18 @@ def test_a_table_row_is_read_with_its_header() -> None:
         "Car: Mazda",  # a header that says nothing more is left out
         "no: header",
     ]
+
+
+def test_a_comment_or_code_block_never_closed_says_what_it_left_out() -> None:
+    # Everything after an unclosed `<!--` was dropped without a word: two facts gone from a MEMORY.md.
+    blocks, skips = read_blocks(
+        "- kept\n<!-- TODO: tidy\n- [FACT] Noa is vegetarian.\n- [FACT] Maya plays piano.\n"
+    )
+    assert [b.text for b in blocks] == ["kept"]
+    assert skips == [Skip(2, "a comment never closed: lines 2-4 left out")]
+
+    blocks, skips = read_blocks("- kept\n```\nrclone sync\n- [FACT] after the fence\n")
+    assert skips == [Skip(2, "a code block never closed: lines 2-4 left out")]
+    # Closed ones are as before: a comment is the author's to hide, a code block is reported.
+    blocks, skips = read_blocks("<!-- note -->\n- a\n```\nx\n```\n- b\n")
+    assert ([b.text for b in blocks], skips) == (["a", "b"], [Skip(3, "a code block")])
