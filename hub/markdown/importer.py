@@ -7,6 +7,7 @@ judges each against the memories that came before it, as if the agent had publis
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -57,6 +58,8 @@ class ImportReport:
         return "\n".join(lines)
 
 
+SOURCE_LINE = re.compile(r":\d+$")
+
 # Events asked about per status request while waiting: small, since the API shares the workers' process.
 WAIT_PROBE = 100
 
@@ -81,7 +84,8 @@ def import_workspace(
     started = time.monotonic()
     reading = read_workspace(root, layout=layout or Layout(), agent=hub.agent, channel=hub.channel)
     report = ImportReport(files=reading.files, skipped=reading.skipped, notes=reading.notes, dry_run=dry_run)
-    report.found = len(reading.events) + len(reading.skipped)
+    # Lines only: a file left out whole (`memory/notes.md`, an unreadable one) is no memory line.
+    report.found = len(reading.events) + sum(1 for s in reading.skipped if SOURCE_LINE.search(s.source))
     events = sorted(reading.events, key=_chronological)
     statuses = _known_statuses(hub, [e.id for e in events if e.id])
     present = _present_event_ids(hub)

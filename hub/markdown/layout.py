@@ -125,13 +125,35 @@ class Layout:
 
     def files(self, root: Path) -> list[FileRef]:
         """Every memory file under `root`, in a stable order."""
-        found = []
-        for path in sorted(root.rglob("*.md")):
-            if path.is_file() and not any(part.startswith(".") for part in path.relative_to(root).parts):
-                ref = self.classify(path.relative_to(root).as_posix())
-                if ref is not None:
-                    found.append(ref)
-        return found
+        return [ref for path in _markdown(root) if (ref := self.classify(path)) is not None]
+
+    def unmatched(self, root: Path) -> list[str]:
+        """Markdown files where memory files live that no pattern matches (`memory/daily/2026-3-2.md`,
+        `memory/people/dana.md`, `memory.md`), so that the importer can say it left them out.
+
+        Where memory lives: under the patterns' top folders (`memory/`), and at the top level only names
+        that differ from a pattern's by case; a workspace's other files (AGENTS.md, skills/) are not memory.
+        """
+        templates = [p.template for _, patterns in self.kinds() for p in patterns]
+        folders = {t.split("/")[0] for t in templates if "/" in t and "{" not in t.split("/")[0]}
+        top = {t.casefold() for t in templates if "/" not in t}
+        return [
+            path
+            for path in _markdown(root)
+            if path != self.ledger
+            and self.classify(path) is None
+            and (path.split("/")[0] in folders if "/" in path else path.casefold() in top)
+        ]
+
+
+def _markdown(root: Path) -> list[str]:
+    """The relative paths of the markdown files under `root`, hidden folders (.git) left out."""
+    found = []
+    for path in sorted(root.rglob("*.md")):
+        relative = path.relative_to(root)
+        if path.is_file() and not any(part.startswith(".") for part in relative.parts):
+            found.append(relative.as_posix())
+    return found
 
 
 def load_layout(path: Path) -> Layout:

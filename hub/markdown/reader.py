@@ -32,6 +32,7 @@ from hub.screening import SecretInEvent, screen
 IMPORT_NAMESPACE = uuid.UUID("0c6f3a52-6d61-4b1e-9c8e-6d61726b646e")
 _CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
 _LEADING_CLOCK = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+_NAMED_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")  # what a daily file's name looks like
 _LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,20}):\s*(?P<rest>.*)$")
 # Lines of a conflict block that carry the settled statement, and those that say it was settled.
 NOW_LABELS = {"now", "new", "correct", "current"}
@@ -93,6 +94,7 @@ class _Item:
 def read_workspace(root: Path, *, layout: Layout, agent: str, channel: str | None = None) -> Reading:
     """Every memory in the workspace at `root`, as events ready to publish."""
     reading = Reading()
+    reading.skipped += [Skipped(path, _unmatched_reason(path)) for path in layout.unmatched(root)]
     for ref in layout.files(root):
         reading.files += 1
         try:
@@ -106,6 +108,18 @@ def read_workspace(root: Path, *, layout: Layout, agent: str, channel: str | Non
         _read_file(ref, blocks, reading, agent=agent, channel=channel, tz=layout.tz)
     reading.skipped.sort(key=lambda s: _source_order(s.source))
     return reading
+
+
+def _unmatched_reason(path: str) -> str:
+    """Why a file the layout does not match was left out, and what would bring it in."""
+    if found := _NAMED_DATE.search(path.rpartition("/")[2]):
+        year, month, day = (int(part) for part in found[0].split("-"))
+        try:
+            date(year, month, day)
+        except ValueError:
+            return f"not imported: {found[0]} is not a date (a daily file is named YYYY-MM-DD.md)"
+        return "not imported: a daily file is named YYYY-MM-DD.md (`--layout` can add other patterns)"
+    return "not imported: not a memory file of the layout (`--layout` can add other patterns)"
 
 
 def _source_order(source: str) -> tuple[str, int]:

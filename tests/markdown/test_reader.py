@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from hub.markdown.layout import Layout
+from hub.markdown.layout import Layout, Pattern
 from hub.markdown.reader import read_workspace
 
 
@@ -59,3 +59,42 @@ def test_a_daily_line_that_starts_with_a_time_happened_then(tmp_path: Path) -> N
         ("09:15 Booked the dentist for Itai.", "2026-11-28T09:15:00+00:00"),
         ("Amir will come on Sunday at 10:00.", "2026-11-28T18:15:00+00:00"),  # a time inside: the session's
     ]
+
+
+def test_files_where_memory_lives_that_the_layout_does_not_match_are_reported(tmp_path: Path) -> None:
+    # They were passed over without a word: a daily file named for a day that does not exist, or
+    # OpenClaw's session notes (memory/2026-01-16-vendor-pitch.md), simply never arrived.
+    files = {
+        "MEMORY.md": "- [FACT] Noa works at Meridian Labs.\n",
+        "memory/daily/2026-02-30.md": "- Something happened.\n",
+        "memory/2026-01-16-vendor-pitch.md": "- The vendor pitched on Friday.\n",
+        "memory/people/dana.md": "- Dana likes tea.\n",
+        "memory.md": "- A second long-term file, named in the wrong case.\n",
+        "AGENTS.md": "- Instructions for the agent, not memory.\n",
+        "memory/conflicts/open.md": "- The page export writes, never imported.\n",
+        ".git/notes.md": "- hidden\n",
+    }
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    reading = read_workspace(tmp_path, layout=Layout(), agent="tali")
+    assert [e.source for e in reading.events] == ["MEMORY.md:1"]
+    assert [(s.source, s.reason) for s in reading.skipped] == [
+        ("memory.md", "not imported: not a memory file of the layout (`--layout` can add other patterns)"),
+        (
+            "memory/2026-01-16-vendor-pitch.md",
+            "not imported: a daily file is named YYYY-MM-DD.md (`--layout` can add other patterns)",
+        ),
+        (
+            "memory/daily/2026-02-30.md",
+            "not imported: 2026-02-30 is not a date (a daily file is named YYYY-MM-DD.md)",
+        ),
+        (
+            "memory/people/dana.md",
+            "not imported: not a memory file of the layout (`--layout` can add other patterns)",
+        ),
+    ]
+    # The layout can take them in.
+    layout = Layout(daily=(Pattern("memory/daily/{date}.md"), Pattern("memory/{date}-{slug}.md")))
+    reading = read_workspace(tmp_path, layout=layout, agent="tali")
+    assert "memory/2026-01-16-vendor-pitch.md:1" in [e.source for e in reading.events]
