@@ -6,11 +6,15 @@ back as the same memories.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 
+from hub.markdown.entries import clean
 from hub.markdown.layout import FileKind, FileRef
 from hub.models import Kind, Memory, Scope, Tier
+
+_AROUND_WORDS = re.compile(r"^\W+|\W+$")
 
 # Known sections, in the order export writes them, with the kind of an untagged line in each.
 # A file may hold other sections too: their lines take the file's default kind.
@@ -59,7 +63,9 @@ DATED_BY_FILE = {FileKind.daily, FileKind.conflicts}
 
 
 def section_key(name: str) -> str:
-    return name.strip().rstrip(":").strip().casefold()
+    """What identifies a section: its words, whatever their case, bold markers, emoji or punctuation
+    around them ("## 📌 **Decisions Made:**" is "Decisions made")."""
+    return _AROUND_WORDS.sub("", clean(name)).casefold()
 
 
 def canonical_section(kind: FileKind, name: str) -> str:

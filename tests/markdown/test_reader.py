@@ -98,3 +98,29 @@ def test_files_where_memory_lives_that_the_layout_does_not_match_are_reported(tm
     layout = Layout(daily=(Pattern("memory/daily/{date}.md"), Pattern("memory/{date}-{slug}.md")))
     reading = read_workspace(tmp_path, layout=layout, agent="tali")
     assert "memory/2026-01-16-vendor-pitch.md:1" in [e.source for e in reading.events]
+
+
+def test_a_known_section_is_known_with_emoji_bold_or_capitals_around_its_name(tmp_path: Path) -> None:
+    # "## 📌 Decisions Made" was taken for a session's name and its lines for summaries; a project's
+    # "## **Open loops**" lines were facts.
+    (tmp_path / "memory" / "projects").mkdir(parents=True)
+    (tmp_path / "memory" / "2026-03-03.md").write_text(
+        "# 2026-03-03\n\n## 📌 Decisions Made\n\n- We chose the blue sofa.\n\n"
+        "## **OPEN LOOPS:**\n- Call the plumber\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "memory" / "projects" / "kitchen.md").write_text(
+        "## 🚧 Status\nTiles ordered.\n## *Open loops*\n- [ ] Pick the grout\n", encoding="utf-8"
+    )
+    reading = read_workspace(tmp_path, layout=Layout(), agent="tali")
+    assert [(e.text, e.kind, e.session, e.why) for e in reading.events] == [
+        (
+            "We chose the blue sofa.",
+            "decision",
+            None,
+            "imported from memory/2026-03-03.md, section Decisions made",
+        ),
+        ("Call the plumber", "open_loop", None, "imported from memory/2026-03-03.md, section Open loops"),
+        ("Tiles ordered.", "status", None, "imported from memory/projects/kitchen.md, section Status"),
+        ("Pick the grout", "open_loop", None, "imported from memory/projects/kitchen.md, section Open loops"),
+    ]
