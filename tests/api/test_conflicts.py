@@ -311,3 +311,25 @@ def test_a_memory_expired_since_the_conflict_cannot_be_kept(
     assert [h.id for h in wa.search("Until when does Netanel work?", limit=5)] == [lasting]
     kept = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": lasting})
     assert kept.status_code == 200 and kept.json()["resolution"]["keep"] == lasting
+
+
+def test_a_question_about_two_claims_said_in_the_same_words_shows_each_value(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
+    claim = {"subject": "Dana", "attribute": "blood type"}
+    [a_plus] = publish_all(wa, "Dana's blood type", value="A+", **claim)
+    [o_minus] = publish_all(tg, "Dana's blood type", value="O-", **claim)
+    [conflict] = conflicts(api, severity="high")
+    [question] = api.get("/v1/questions", params={"agent": "tg"}).json()["questions"]
+    # Keyed by the words alone, one answer would have hidden the other, and neither said its value.
+    assert question["options"] == {
+        "Dana's blood type (blood type: A+)": a_plus,
+        "Dana's blood type (blood type: O-)": o_minus,
+        "both are right": "both",
+    }
+    assert (
+        '"Dana\'s blood type (blood type: A+)" and "Dana\'s blood type (blood type: O-)"'
+        in question["question"]
+    )
+    assert question["conflict_id"] == conflict["id"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, status
@@ -14,7 +15,7 @@ from hub.conflicts.judge import Severity
 from hub.conflicts.ledger import Conflict, ConflictStatus
 from hub.conflicts.resolve import ConflictDecided, ResolutionError, resolve
 from hub.locks import writing
-from hub.models import Scope
+from hub.models import Memory, Scope
 
 router = APIRouter(tags=["conflicts"])
 
@@ -137,11 +138,27 @@ def questions(agent: str, services: ServicesDep) -> QuestionList:
         )
         if c.severity.value in ask
     ]
-    return QuestionList(questions=[_question(c, agent) for c in asked])
+    stored = {m.id: m for m in services.store.get([m for c in asked for m in c.memory_ids])}
+    return QuestionList(questions=[_question(c, agent, _said(c, stored)) for c in asked])
 
 
-def _question(conflict: Conflict, agent: str) -> Question:
-    first, second = conflict.statements
+def _said(conflict: Conflict, stored: Mapping[str, Memory]) -> list[str]:
+    """Each side as the owner is asked it: its text, with its structured claim when the text does not
+    say the value ("Dana's blood type" twice, A+ against O-), and never the same words twice, since
+    the answers are keyed by them."""
+    said = []
+    for memory_id, text in zip(conflict.memory_ids, conflict.statements, strict=True):
+        memory = stored.get(memory_id)
+        if memory and memory.attribute and memory.value and memory.value.lower() not in text.lower():
+            text = f"{text} ({memory.attribute}: {memory.value})"
+        said.append(text)
+    if said[0] == said[1]:
+        said = [f"{said[0]} (the earlier note)", f"{said[1]} (the later note)"]
+    return said
+
+
+def _question(conflict: Conflict, agent: str, said: list[str]) -> Question:
+    first, second = said
     mine = conflict.agents.index(agent)
     if conflict.inferred:  # the newer one reports a change: ask whether it replaces the older one
         asked = (
