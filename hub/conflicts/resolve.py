@@ -73,7 +73,9 @@ def resolve(
         else:
             _still_standing(store, keep)
             loser = next(m for m in current.memory_ids if m != keep)
-            supersede(store, loser=loser, winner=keep, by=by, note=note or f"conflict {conflict.id}")
+            # The loser's history names the conflict, whatever the note: it is how one finds the decision.
+            said = f"conflict {conflict.id}" + (f": {note}" if note else "")
+            supersede(store, loser=loser, winner=keep, by=by, note=said)
         current.status = status
         current.resolution = Resolution(keep=keep, by=by, note=note, at=utcnow())
         save(redis, keys, current)

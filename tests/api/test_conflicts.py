@@ -121,7 +121,9 @@ def test_a_low_severity_conflict_resolves_itself_with_a_note(
     assert (conflict["severity"], conflict["status"]) == ("low", "auto_resolved")
     assert conflict["resolution"]["keep"] == new and conflict["resolution"]["by"] == "hub"
     assert "newer statement wins" in conflict["resolution"]["note"]
-    assert api.get(f"/v1/memories/{old}").json()["state"] == "superseded"
+    superseded = api.get(f"/v1/memories/{old}").json()
+    assert superseded["state"] == "superseded"
+    assert superseded["history"][-1]["note"].startswith(f"conflict {conflict['id']}: low severity")
 
 
 def test_a_high_severity_conflict_is_a_question_answered_through_resolve(
@@ -140,7 +142,13 @@ def test_a_high_severity_conflict_is_a_question_answered_through_resolve(
     )
     assert answer.status_code == 200
     assert answer.json()["status"] == "resolved" and answer.json()["resolution"]["by"] == "owner"
-    assert api.get(f"/v1/memories/{not_allergic}").json()["superseded_by"] == allergic
+    loser = api.get(f"/v1/memories/{not_allergic}").json()
+    assert loser["superseded_by"] == allergic
+    # Its history names the conflict decided, as well as the owner's note.
+    assert (loser["history"][-1]["by"], loser["history"][-1]["note"]) == (
+        "owner",
+        f"conflict {conflict['id']}: owner: yes, peanuts",
+    )
     assert api.get("/v1/questions", params={"agent": "tg-assistant"}).json()["questions"] == []
     again = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": "both"})
     assert again.status_code == 409
