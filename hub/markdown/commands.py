@@ -14,7 +14,7 @@ from clients.events import NotAcknowledged
 from clients.http import Memhub, MemhubError
 from hub.markdown.exporter import ExportError, export_workspace
 from hub.markdown.importer import import_workspace
-from hub.markdown.layout import Layout, load_layout
+from hub.markdown.layout import Layout, LayoutError, load_layout
 from hub.settings import get_settings
 
 DEFAULT_AGENT = "main"  # OpenClaw's default agent id
@@ -43,12 +43,20 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"memhub import: {args.path} is not a folder", file=sys.stderr)
         return 2
     try:
+        layout = _layout(args)
+    except LayoutError as exc:
+        print(f"memhub import: {exc}", file=sys.stderr)
+        return 2
+    try:
         with _client(args) as hub:
             report = import_workspace(
-                args.path, hub=hub, layout=_layout(args), dry_run=args.dry_run,
+                args.path, hub=hub, layout=layout, dry_run=args.dry_run,
                 wait=not args.no_wait, timeout=args.timeout, progress=not args.quiet,
             )  # fmt: skip
-    except (httpx.TransportError, MemhubError, NotAcknowledged) as exc:
+    except MemhubError as exc:  # it answered: a key it does not know, or one without the grants
+        print(f"memhub import: the hub refused: {exc}", file=sys.stderr)
+        return 2
+    except (httpx.TransportError, NotAcknowledged) as exc:
         # An entry's id comes from its agent, file and text: importing again stores each once.
         print(f"memhub import: the hub did not answer ({exc}); is `memhub up` running? Importing again "
               "stores each memory once", file=sys.stderr)  # fmt: skip
@@ -59,28 +67,47 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     try:
+        layout = _layout(args)
         with _client(args) as hub:
             report = export_workspace(
                 args.path,
                 hub=hub,
-                layout=_layout(args),
+                layout=layout,
                 git=args.git,
                 message=args.message,
                 progress=not args.quiet,
             )
-    except ExportError as exc:
+    except (ExportError, LayoutError) as exc:
         print(f"memhub export: {exc}", file=sys.stderr)
         return 2
-    except (httpx.TransportError, MemhubError) as exc:
+    except OSError as exc:  # a folder it may not write to, a full disk: one line, not a traceback
+        print(
+            f"memhub export: cannot write {exc.filename or args.path}: {exc.strerror or exc}", file=sys.stderr
+        )
+        return 2
+    except MemhubError as exc:
+        print(f"memhub export: the hub refused: {exc}", file=sys.stderr)
+        return 2
+    except httpx.TransportError as exc:
         print(f"memhub export: the hub did not answer ({exc}); is `memhub up` running?", file=sys.stderr)
         return 2
     print(f"memhub export of {args.agent}: {report.summary()}")
     return 0
 
 
+def _agent(text: str) -> str:
+    """An argparse type: an agent's name as the hub takes it (else every line would be refused for it)."""
+    name = text.strip()
+    if not 1 <= len(name) <= 200:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an agent's name: 1 to 200 characters")
+    return name
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", type=Path, help="the agent workspace (the folder holding MEMORY.md)")
-    parser.add_argument("--agent", default=DEFAULT_AGENT, help=f"the agent's name (default {DEFAULT_AGENT})")
+    parser.add_argument(
+        "--agent", type=_agent, default=DEFAULT_AGENT, help=f"the agent's name (default {DEFAULT_AGENT})"
+    )
     parser.add_argument("--url", help="the hub's API (default: MEMHUB_HOST and MEMHUB_PORT, 127.0.0.1:8420)")
     parser.add_argument("--api-key", default=os.environ.get("MEMHUB_API_KEY"), help="default MEMHUB_API_KEY")
     parser.add_argument(

@@ -84,6 +84,8 @@ def _check_target(root: Path, marker: str) -> None:
     if not root.exists():
         root.mkdir(parents=True)
         return
+    if not root.is_dir():
+        raise ExportError(f"{root} is a file: export writes a folder")
     if (root / MARKER).is_file():
         if (root / MARKER).read_text(encoding="utf-8") != marker:
             raise ExportError(

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 # What each placeholder of a pattern may match; anything else matches one path component.
 _PLACEHOLDERS = {
@@ -16,6 +16,10 @@ _PLACEHOLDERS = {
     "chat_type": r"groups|dms",
     "name": r".+",  # archival files may nest: archival/people/family/dana.md
 }
+
+
+class LayoutError(ValueError):
+    """A layout that import or export could not use."""
 
 
 class FileKind(StrEnum):
@@ -59,6 +63,26 @@ def _valid_date(text: str) -> bool:
     return True
 
 
+# The placeholders a kind's patterns must have (what its memories take from their path), and those
+# export fills in when it writes the kind's files.
+_NEEDED = {
+    FileKind.daily: {"date"},
+    FileKind.conflicts: {"date"},
+    FileKind.project: {"project"},
+    FileKind.archival: {"name"},
+    FileKind.chat: {"channel", "chat"},
+}
+_WRITTEN = {
+    **_NEEDED,
+    FileKind.archival: {"category", "name"},
+    FileKind.chat: {"channel", "chat_type", "chat"},
+}
+
+
+def _braced(names: set[str]) -> str:
+    return ", ".join(f"{{{n}}}" for n in sorted(names))
+
+
 @dataclass(frozen=True)
 class FileRef:
     """One workspace file and what its path says: its kind, and the date, project or chat it names."""
@@ -98,6 +122,27 @@ class Layout:
     ledger: str = "memory/conflicts/open.md"
     # Times written without a zone (a session heading's 09:40) are in the owner's zone.
     timezone: str = "UTC"
+
+    def __post_init__(self) -> None:
+        """Refuse a layout that import or export could not use, naming the key: it would fail later,
+        file by file, with a KeyError."""
+        for kind, patterns in self.kinds():
+            if not patterns:
+                raise LayoutError(f"{kind.value}: needs at least one path pattern")
+            for i, pattern in enumerate(patterns):
+                names = set(re.findall(r"\{(\w+)\}", pattern.template))
+                if missing := _NEEDED.get(kind, set()) - names:
+                    raise LayoutError(f"{kind.value}: {pattern.template!r} needs {_braced(missing)}")
+                # Export writes a kind's files with its first pattern: it knows only these values.
+                if i == 0 and (unknown := names - _WRITTEN.get(kind, set())):
+                    raise LayoutError(
+                        f"{kind.value}: export writes {pattern.template!r} (the first pattern) and has no "
+                        f"value for {_braced(unknown)}; it may use {_braced(_WRITTEN.get(kind, set())) or 'none'}"
+                    )
+        try:
+            ZoneInfo(self.timezone)
+        except (ValueError, ZoneInfoNotFoundError):
+            raise LayoutError(f"timezone: no time zone called {self.timezone!r}") from None
 
     @property
     def tz(self) -> ZoneInfo:
@@ -160,14 +205,24 @@ def load_layout(path: Path) -> Layout:
     """A Layout from a TOML file: `daily = ["journal/{date}.md"]`, `timezone = "Asia/Jerusalem"`, …"""
     import tomllib
 
-    values = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    try:
+        values = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except OSError as exc:
+        raise LayoutError(f"{path}: {exc.strerror or exc}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise LayoutError(f"{path}: not TOML ({exc})") from None
     unknown = set(values) - set(Layout.__dataclass_fields__)
     if unknown:
-        raise ValueError(f"{path}: unknown layout keys {sorted(unknown)}")
+        raise LayoutError(f"{path}: unknown layout keys {sorted(unknown)}")
     fields: dict[str, object] = {}
     for key, value in values.items():
         if key in {"ledger", "timezone"}:
             fields[key] = str(value)
-        else:
+        elif isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
             fields[key] = _patterns(*([value] if isinstance(value, str) else value))
-    return Layout(**fields)  # type: ignore[arg-type]
+        else:
+            raise LayoutError(f"{path}: {key} is a path pattern or a list of them, not {value!r}")
+    try:
+        return Layout(**fields)  # type: ignore[arg-type]
+    except LayoutError as exc:
+        raise LayoutError(f"{path}: {exc}") from None

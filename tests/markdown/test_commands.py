@@ -47,3 +47,22 @@ def test_import_and_export_commands(tmp_path: Path) -> None:
         assert stop(hub) == 0, log.read_text()[-3000:]
     gone = memhub("import", str(WORKSPACE), "--url", url, "--quiet")
     assert gone.returncode == 2 and "is `memhub up` running?" in gone.stderr
+
+
+def test_a_command_that_cannot_start_says_why_in_one_line(tmp_path: Path) -> None:
+    # Each of these ended in a Python traceback; an empty agent name had every line skipped instead.
+    layout = tmp_path / "layout.toml"
+    layout.write_text('daily = ["journal/{day}.md"]\n')
+    target = tmp_path / "MEMORY.md"
+    target.write_text("- a file, not a folder\n")
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens: each fails before asking the hub
+    for args, error in [
+        (["import", str(WORKSPACE), "--layout", str(layout)], f"memhub import: {layout}: daily: 'journal/{{day}}.md' needs {{date}}"),
+        (["import", str(WORKSPACE), "--layout", str(tmp_path / "nope.toml")], f"memhub import: {tmp_path / 'nope.toml'}: No such file or directory"),
+        (["export", str(tmp_path / "out"), "--timezone", "Mars/Base"], "memhub export: timezone: no time zone called 'Mars/Base'"),
+        (["export", str(target)], f"memhub export: {target} is a file: export writes a folder"),
+        (["import", str(WORKSPACE), "--agent", " "], "memhub import: error: argument --agent: ' ' is not an agent's name: 1 to 200 characters"),
+    ]:  # fmt: skip
+        done = memhub(*args, "--url", url, "--quiet")
+        assert (done.returncode, done.stderr.strip().splitlines()[-1], done.stdout) == (2, error, ""), args
+        assert "Traceback" not in done.stderr

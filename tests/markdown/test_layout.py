@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.markdown.layout import FileKind, Layout, load_layout
+from hub.markdown.layout import FileKind, Layout, LayoutError, load_layout
 
 
 @pytest.mark.parametrize(
@@ -61,3 +61,38 @@ def test_a_layout_file_moves_the_paths(tmp_path: Path) -> None:
     config.write_text('dialy = ["x/{date}.md"]\n')
     with pytest.raises(ValueError, match="unknown layout keys"):
         load_layout(config)
+
+
+@pytest.mark.parametrize(
+    ("toml", "error"),
+    [
+        # Each of these raised a KeyError from deep inside import or export, file by file.
+        ('project = ["notes/{name}.md"]', "project: 'notes/{name}.md' needs {project}"),
+        ('daily = ["journal/{day}.md"]', "daily: 'journal/{day}.md' needs {date}"),
+        (
+            'daily = ["journal/{date}-{slug}.md"]',
+            "daily: export writes 'journal/{date}-{slug}.md' (the first pattern) and has no value for {slug}",
+        ),
+        ("daily = []", "daily: needs at least one path pattern"),
+        ("daily = 3", "daily is a path pattern or a list of them, not 3"),
+        ('timezone = "Mars/Base"', "timezone: no time zone called 'Mars/Base'"),
+        ('daily = ["journal/{date}.md"', "not TOML (Unclosed array"),
+    ],
+)
+def test_a_layout_import_or_export_could_not_use_is_refused_naming_the_key(
+    tmp_path: Path, toml: str, error: str
+) -> None:
+    config = tmp_path / "layout.toml"
+    config.write_text(toml + "\n")
+    with pytest.raises(LayoutError) as raised:
+        load_layout(config)
+    assert str(raised.value).startswith(f"{config}: {error}")
+
+
+def test_a_second_pattern_may_name_more_than_export_writes(tmp_path: Path) -> None:
+    config = tmp_path / "layout.toml"
+    config.write_text('daily = ["memory/daily/{date}.md", "memory/{date}-{slug}.md"]\n')
+    ref = load_layout(config).classify("memory/2026-01-16-vendor-pitch.md")
+    assert ref is not None and ref.day == date(2026, 1, 16)
+    with pytest.raises(LayoutError, match="No such file"):
+        load_layout(tmp_path / "missing.toml")
