@@ -16,7 +16,7 @@ from redis import Redis
 
 from hub.keys import Keys
 from hub.locks import claimed, writing
-from hub.models import Memory, State
+from hub.models import Memory, utcnow
 from hub.promotion import proposals, tiers, weekly
 from hub.promotion.context import ContextLoader
 from hub.promotion.proposals import Proposal, ProposalStatus, ProposalView
@@ -109,7 +109,8 @@ class Promoter:
     def _withdraw(self, memory: Memory, *, note: str) -> None:
         """Close pending proposals that no longer apply: the memory was superseded or already got there."""
         for proposal in proposals.pending_for(self.redis, self.keys, memory.id):
-            if memory.state is not State.active or tiers.RANK[memory.tier] >= tiers.RANK[proposal.to_tier]:
+            moot = proposals.unpromotable(memory, utcnow()) is not None
+            if moot or tiers.RANK[memory.tier] >= tiers.RANK[proposal.to_tier]:
                 # The owner decided it meanwhile, or is deciding it now: that answer stands.
                 with suppress(ProposalClosed), self._deciding(proposal.id, by="hub") as pending:
                     closed = proposals.decide(pending, ProposalStatus.withdrawn, by="hub", note=note)
@@ -136,10 +137,10 @@ class Promoter:
         """Move the memory to the proposed tier, recording the approval and the signals in its history."""
         with self._deciding(proposal_id, by=by) as proposal, writing(self.redis, self.keys):
             found = self.store.get([proposal.memory_id])
-            if not found or found[0].state is not State.active:
-                state = found[0].state.value if found else "deleted"
-                raise ProposalClosed(f"memory {proposal.memory_id} is {state}: there is nothing to promote")
-            memory = found[0]
+            memory = found[0] if found else None
+            if (closed := proposals.unpromotable(memory, utcnow())) is not None:
+                raise ProposalClosed(f"memory {proposal.memory_id}: {closed}; there is nothing to promote")
+            assert memory is not None
             if tiers.RANK[memory.tier] < tiers.RANK[proposal.to_tier]:
                 why = f"approved proposal {proposal.id}: " + explain(proposal.reason, proposal.signals)
                 tiers.move(

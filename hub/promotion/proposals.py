@@ -9,7 +9,7 @@ and a refresh never writes over a decision made since it read the proposal.
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import cast
 
@@ -63,15 +63,31 @@ class ProposalView(Proposal):
     memory: Memory | None = Field(description="Null when the memory was deleted since.")
 
 
-def as_it_stands(view: ProposalView) -> ProposalView:
-    """Withdrawn, when pending but its memory is deleted or no longer active: approving it is refused.
+def unpromotable(memory: Memory | None, now: datetime) -> str | None:
+    """Why `memory` can no longer be promoted (deleted, not active, expired), or None when it can.
+
+    An expired temporary memory is still active until compaction purges it, but searched by no one:
+    promoted, it would only be purged from its new tier.
+    """
+    if memory is None:
+        return "the memory is deleted"
+    if memory.state is not State.active:
+        by = f" by {memory.superseded_by}" if memory.superseded_by else ""
+        return f"the memory is {memory.state.value}{by}"
+    if memory.expires_at is not None and memory.expired(now):
+        return f"the memory expired at {memory.expires_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+    return None
+
+
+def as_it_stands(view: ProposalView, *, now: datetime) -> ProposalView:
+    """Withdrawn, when pending but its memory can no longer be promoted (`unpromotable`): approving it is refused.
 
     The hub withdraws on a correction; a conflict settled against the memory leaves the proposal pending.
     """
-    if not view.pending or (view.memory is not None and view.memory.state is State.active):
+    why = unpromotable(view.memory, now) if view.pending else None
+    if why is None:
         return view
-    state = view.memory.state.value if view.memory else "deleted"
-    return view.model_copy(update={"status": ProposalStatus.withdrawn, "note": f"the memory is {state}"})
+    return view.model_copy(update={"status": ProposalStatus.withdrawn, "note": why})
 
 
 def proposal_id(memory_id: str, to_tier: Tier) -> str:

@@ -62,6 +62,8 @@ def assess(memory: Memory, context: Context, settings: Settings) -> Assessment:
 
     if memory.state is not State.active:
         return decide(Decision.none, f"a {memory.state.value} memory does not move")
+    if memory.expired(utcnow()):  # searched by no one, and purged at the next compaction
+        return decide(Decision.none, "an expired memory does not move")
     inherited = takes_over(context)
     if inherited is not None and RANK[inherited] > RANK[memory.tier]:
         return decide(Decision.at_once, f"corrects a {inherited.value} memory and takes its place", inherited)

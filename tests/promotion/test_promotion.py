@@ -12,7 +12,7 @@ from hub.locks import claimed
 from hub.models import Tier, utcnow
 from hub.promotion import proposals
 from hub.promotion.score import Assessment, Decision
-from tests.helpers import at_once
+from tests.helpers import at_once, expire
 
 PREFERENCE = "Netanel prefers aisle seats on flights"
 ONE_OFF = "Netanel likes his coffee black"
@@ -216,4 +216,31 @@ def test_a_proposal_whose_memory_lost_a_conflict_is_no_longer_pending(
     assert owner.memory(preference).state == "superseded"
     assert owner.promotions() == []
     [withdrawn] = owner.promotions(status="withdrawn")
-    assert (withdrawn.id, withdrawn.note) == (proposal.id, "the memory is superseded")
+    winner = owner.memory(preference).superseded_by
+    assert (withdrawn.id, withdrawn.note) == (proposal.id, f"the memory is superseded by {winner}")
+
+
+def test_a_proposal_whose_temporary_memory_expired_is_withdrawn_and_approving_it_is_refused(
+    hub: EmbeddedHub, api: TestClient, make_agent: Callable[..., Memhub], settle: Callable[[], None]
+) -> None:
+    # The expired memory stayed pending on the list, searched by no one, and approving it answered
+    # 200 and moved it to semantic, to be purged from there by the next compaction.
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    until = (datetime.now(UTC) + timedelta(days=2)).replace(microsecond=0).isoformat()
+    text = "Netanel is in Berlin for the conference until Wednesday"
+    said = [(wa, 5, "wa-1"), (tg, 3, "tg-1"), (wa, 1, "wa-2")]
+    ids = {stored(agent, text, scope="temporary", expires_at=until, occurred_at=days_ago(d).isoformat(),
+                  session=session) for agent, d, session in said}  # fmt: skip
+    settle()
+    [memory_id] = ids
+    [proposal] = wa.promotions()
+    assert (proposal.memory_id, proposal.to_tier) == (memory_id, "semantic")
+    expire(hub.services.store, memory_id)
+
+    assert wa.promotions() == []
+    [withdrawn] = wa.promotions(status="withdrawn")
+    assert withdrawn.id == proposal.id and (withdrawn.note or "").startswith("the memory expired at ")
+    refused = api.post(f"/v1/promotions/{proposal.id}/approve")
+    assert refused.status_code == 409 and "expired" in refused.json()["detail"]
+    [memory] = hub.services.store.get([memory_id])  # an expired memory is not found through the API
+    assert memory.tier == "episodic"

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from hub.api.deps import CallerDep, ServicesDep
 from hub.api.schemas import ErrorBody
 from hub.auth.principal import Principal
-from hub.models import State, utcnow
+from hub.models import utcnow
 from hub.promotion import proposals, weekly
 from hub.promotion.promoter import Promoter, ProposalClosed, ProposalNotFound
 from hub.promotion.proposals import ProposalStatus, ProposalView
@@ -48,7 +48,8 @@ def list_proposals(
 ) -> ProposalList:
     """Promotion proposals, newest first, each with the memory, the target tier, the score and its signals."""
     found = promoter.views(proposals.all_proposals(services.redis, services.keys))
-    views = [proposals.as_it_stands(v) for v in found]
+    now = utcnow()
+    views = [proposals.as_it_stands(v, now=now) for v in found]
     return ProposalList(proposals=[v for v in views if status_ is None or v.status is status_])
 
 
@@ -100,12 +101,13 @@ def reject(
 @router.get("/v1/review/weekly", summary="The weekly review list", response_model=WeeklyReview)
 def weekly_review(services: ServicesDep, days: Annotated[int, Query(ge=1, le=366)] = 7) -> WeeklyReview:
     """Memories with some signals but short of a proposal, stated within the last `days`."""
-    since = utcnow() - timedelta(days=days)
+    now = utcnow()
+    since = now - timedelta(days=days)
     assessments = weekly.since(services.redis, services.keys, since)
     memories = {m.id: m for m in services.store.get([a.memory_id for a in assessments])}
     items = [
         ReviewItem(memory=memories[a.memory_id], assessment=a)
         for a in assessments
-        if a.memory_id in memories and memories[a.memory_id].state is State.active
+        if a.memory_id in memories and proposals.unpromotable(memories[a.memory_id], now) is None
     ]
     return WeeklyReview(since=since, items=items)
