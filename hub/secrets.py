@@ -495,8 +495,26 @@ def _find_cards(text: str) -> Iterator[tuple[int, int]]:
 # --- the public functions --------------------------------------------------------------------------
 
 
+# Characters that show as nothing: a zero-width space pasted from a chat app, a soft hyphen, a direction
+# mark. One inside a key splits it so that no rule matches ("ghp_a1B2\u200bc3D4..."), so they are taken
+# out before matching, and each finding is mapped back to the characters it covers in the text given.
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]"
+)
+
+
 def find_secrets(text: str) -> list[SecretFinding]:
     """Every secret in text, in order; where two rules claim the same characters the more specific wins."""
+    if not _INVISIBLE.search(text):
+        return _find_secrets(text)
+    kept = [i for i, char in enumerate(text) if not _INVISIBLE.match(char)]
+    return [
+        SecretFinding(f.kind, f.label, kept[f.start], kept[f.end - 1] + 1)
+        for f in _find_secrets("".join(text[i] for i in kept))
+    ]
+
+
+def _find_secrets(text: str) -> list[SecretFinding]:
     claims: list[tuple[int, int, int, str]] = []  # (priority, start, end, kind): earlier rules are surer
     lowered = text.lower()
     for priority, rule in enumerate(_RULES):

@@ -156,6 +156,19 @@ def test_generic_key_needs_a_random_looking_value() -> None:
     assert _found("token: projects/123/secrets/db-password/versions/2") == []
 
 
+@pytest.mark.parametrize("invisible", ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"])
+def test_an_invisible_character_inside_a_secret_does_not_hide_it(invisible: str) -> None:
+    # Pasted from a chat app, a key can carry a zero-width space; the hub stores the text as given.
+    token = "ghp_EXAMPLEa1B2c3D4e5F6g7H8i9J0k1L2m3N4o"
+    split = token[:12] + invisible + token[12:]
+    text = f"pasted {split} in the chat"
+    assert _found(text) == [("github_token", split)]
+    assert redact(text) == "pasted [REDACTED:github_token] in the chat"
+    assert _found(f"{invisible}my pass{invisible}word is Tr0ub4dor&3{invisible}") == [
+        ("password", "Tr0ub4dor&3")
+    ]
+
+
 def test_public_api_is_listed() -> None:
     for name in hub.secrets.__all__:
         assert hasattr(hub.secrets, name), name

@@ -67,3 +67,10 @@ def test_a_raw_entry_that_is_not_json_is_redacted_as_text_escapes_and_all() -> N
     assert redact_raw(f'{{"text": "key:\\n{TOKEN}"') == '{"text": "key:\\n[REDACTED:github_token]"'
     deep = "[" * 100_000 + f'"{TOKEN}"'
     assert TOKEN not in redact_raw(deep)
+
+
+def test_a_token_split_by_a_zero_width_space_is_refused() -> None:
+    split = TOKEN[:10] + "\u200b" + TOKEN[10:]
+    with pytest.raises(SecretInEvent) as caught:
+        screen(event(text=f"the bot's token is {split}"))
+    assert str(caught.value).startswith("text: text contains a GitHub token (github_token)")
