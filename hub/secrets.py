@@ -127,12 +127,14 @@ _PROSE_WORDS = """
     necessary optional mandatory missing forgotten lost known provided given below above attached here
     there somewhere elsewhere inside please see check ask use via yes true false ok fine easy hard simple
     complex complicated based taped sent rotated updated generated random temporary new old default min max
-    minimum maximum least most 1password bitwarden lastpass keepass keepassxc keychain vault dashlane"""
+    minimum maximum least most 1password bitwarden lastpass keepass keepassxc keychain vault dashlane
+    ראה ראו בדוק בדקו שאל שאלי אצל כמו בכספת במנהל אין ללא חדשה ישנה זהה שונה שמורה נמצאת"""
 _NOT_PASSWORDS = frozenset(_PROSE_WORDS.split())
 # What follows a value that is really a sentence going on: "is 12 characters long", "Netanel knows it".
 _LENGTH_FOLLOWS = re.compile(r"(?i)\s*(?:characters?|chars?|digits?|letters?|symbols?|long|minimum|max)\b")
 _WORD = re.compile(r"[^\W\d_]+(?:'s)?")
-_PROSE_FOLLOWS = re.compile(r" +[a-z]")
+# A letter with no case (Hebrew, Arabic) goes on a sentence as a lowercase one does.
+_PROSE_FOLLOWS = re.compile(r" +[a-z\u0590-\u05ff\u0600-\u06ff]")
 
 
 def _secret_group(match: re.Match[str]) -> str | int:
@@ -206,7 +208,7 @@ def _password(match: re.Match[str]) -> bool:
         return False
     if _WORD.fullmatch(value) and _PROSE_FOLLOWS.match(text, match.end()):
         return False
-    if match.group("sep").strip() in (":", "=", ":=", "=>"):
+    if match.group("sep").strip() in (":", "=", ":=", "=>", "："):
         return True
     # In prose ("my password is ...") a plain lowercase word is more often the sentence going on.
     return any(not char.isalpha() or char.isupper() for char in value)
@@ -278,6 +280,19 @@ _IS = (
     r"(?:\s*:\s*|\s+)"
 )
 _VALUE = r"(?:(?P<q>[\"'`])(?P<quoted>[^\n]{1,100}?)(?P=q)|(?P<secret>\S{0,99}[^\s.,;:?)\]}>'\"`]))"
+# Hebrew and Arabic glue "the", "and", "that" to the word (הסיסמה, "the password"; סיסמת, "the password
+# of") and qualify it without a preposition of their own ("הסיסמה לוויפי: ...", "the password to the
+# Wi-Fi: ..."), so up to three words may stand between the word and its value.
+_PASSWORD_WORDS_RTL = (
+    r"(?<!\w)(?:[והשלבמכ]{0,3}(?:סיסמ[האת]|ססמ[הת])|(?:[وبل]?ال|[وبل])?كلمة (?:ال)?(?:مرور|سر))(?!\w)"
+)
+_IS_RTL = r"\s+(?:היא|הוא|זה|זו|هي|هو)(?:\s*:\s*|\s+)"
+_QUALIFIER_RTL = r"(?:\s+[^\s.:=;,!?]{1,20}){0,3}?"
+# Chinese, Japanese and Korean write no space around the word ("密码是abc12345", "パスワードは ... です"):
+# the value is the run of ASCII after it, as typed on a keyboard, never the sentence going on.
+_PASSWORD_WORDS_CJK = r"パスワード|暗証番号|密码|密碼|口令|비밀번호|암호"
+_IS_CJK = r"\s*(?:[:=：]|は|是|为|為|는|은)\s*"
+_VALUE_CJK = r"(?:(?P<q>[\"'`])(?P<quoted>[^\n]{1,100}?)(?P=q)|(?P<secret>[!-~]{1,98}[^\s.,;:?)\]}>'\"`\x80-\U0010ffff]))"
 
 _RULES: tuple[_Rule, ...] = (
     # Providers, by prefix and shape: precise, so they come first and win over the generic rules.
@@ -422,6 +437,18 @@ _RULES: tuple[_Rule, ...] = (
         ),
         _password,
         hints=_PASSWORD_HINTS,
+    ),
+    _Rule(
+        "password",
+        re.compile(rf"(?:{_PASSWORD_WORDS_RTL}){_QUALIFIER_RTL}(?P<sep>{_ASSIGN}|{_IS_RTL}){_VALUE}"),
+        _password,
+        hints=("סיסמ", "ססמ", "كلمة"),
+    ),
+    _Rule(
+        "password",
+        re.compile(rf"(?:{_PASSWORD_WORDS_CJK})(?P<sep>{_IS_CJK}){_VALUE_CJK}"),
+        _password,
+        hints=("パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "암호"),
     ),
     _Rule(
         "password",

@@ -183,7 +183,19 @@ def test_one_kilobyte_takes_under_a_millisecond() -> None:
 
 @pytest.mark.parametrize(
     "piece",
-    ["a_", "1-", "xoxb-", "eyJ", "sk-", "server=a;", "password for a ", "-----BEGIN PRIVATE KEY-----\n"],
+    [
+        "a_",
+        "1-",
+        "xoxb-",
+        "eyJ",
+        "sk-",
+        "server=a;",
+        "password for a ",
+        "-----BEGIN PRIVATE KEY-----\n",
+        "הסיסמה של ",
+        "密码是a",
+        "\u200ba",
+    ],
 )
 def test_adversarial_input_stays_fast(piece: str) -> None:
     text = (piece * (8000 // len(piece) + 1))[:8000]
