@@ -8,7 +8,7 @@ from datetime import date
 
 from hub.models import Kind
 
-_CHECKBOX = re.compile(r"^\[[ xX]\]\s+")
+_CHECKBOX = re.compile(r"^\[(?P<mark>[ xX])\]\s+")
 _TAG = re.compile(r"^\[(?P<tag>[A-Za-z][A-Za-z _-]*)\]\s*")
 _DATE = r"\d{4}-\d{2}-\d{2}"
 _LEADING_DATE = re.compile(rf"^(?:\((?P<a>{_DATE})\)\s*[:—–-]?|(?P<b>{_DATE})\s*[:—–-])\s*")
@@ -25,6 +25,7 @@ class Entry:
     kind: Kind | None = None  # from a [TAG]; None: the section decides
     day: date | None = None
     evidence: tuple[str, ...] = field(default=())
+    done: bool = False  # a checked box, `- [x] …`: an open loop that was closed
 
 
 def clean(text: str) -> str:
@@ -46,7 +47,9 @@ def tag_kind(tag: str) -> Kind | None:
 
 def parse_entry(raw: str, *, dated: bool) -> Entry:
     """Split a line into tag, date, text and evidence. `dated`: a leading date is the memory's date."""
-    text = _CHECKBOX.sub("", clean(raw))
+    text = clean(raw)
+    box = _CHECKBOX.match(text)
+    text = text[box.end() :] if box else text
     kind = None
     if (tagged := _TAG.match(text)) and (kind := tag_kind(tagged["tag"])) is not None:
         text = text[tagged.end() :]
@@ -62,12 +65,15 @@ def parse_entry(raw: str, *, dated: bool) -> Entry:
         text, evidence = parts[0], _EVIDENCE_SPLIT.split(parts[1])
     elif trailing := _TRAILING_EVIDENCE.search(text):
         text, evidence = text[: trailing.start()], _EVIDENCE_SPLIT.split(trailing["evidence"])
-    return Entry(text.strip(), kind, day, tuple(e for e in (clean(e) for e in evidence) if e))
+    done = box is not None and box["mark"] != " "
+    return Entry(text.strip(), kind, day, tuple(e for e in (clean(e) for e in evidence) if e), done)
 
 
-def render_entry(text: str, *, kind: Kind | None = None, day: date | None = None, evidence: list[str]) -> str:
+def render_entry(
+    text: str, *, kind: Kind | None = None, day: date | None = None, evidence: list[str], done: bool = False
+) -> str:
     """The bullet line `parse_entry` reads back as the same entry."""
-    parts = ["-"]
+    parts = ["- [x]" if done else "-"]
     if kind is not None:
         parts.append(f"[{kind.value.upper()}]")
     if day is not None:

@@ -15,11 +15,11 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from clients.http import Memhub
-from hub.api.schemas import MAX_BATCH_EVENTS, EventStatusPublic
+from clients.http import Memhub, MemhubError
+from hub.api.schemas import MAX_BATCH_EVENTS, EventStatusPublic, MemoryPublic
 from hub.markdown.layout import Layout
 from hub.markdown.reader import Skipped, read_workspace
-from hub.models import EventCreate, State, memory_id_for
+from hub.models import EventCreate, Kind, State, memory_id_for
 from hub.status import EventState
 
 
@@ -30,6 +30,7 @@ class ImportReport:
     imported: int = 0
     already_present: int = 0  # published by an earlier import: nothing new
     merged: int = 0  # said what a stored memory says: that memory was reinforced, no copy kept
+    closed: int = 0  # open loops checked off (`- [x] …`), closed in the hub
     pending: int = 0  # published, not stored before the wait ended (all of them with --no-wait)
     skipped: list[Skipped] = field(default_factory=list)
     refused: list[Skipped] = field(default_factory=list)  # the hub rejected them
@@ -49,6 +50,10 @@ class ImportReport:
                 f"  {'merged':<17} {self.merged}  (restated a memory the hub had: it was reinforced)"
             )
             lines.append(f"  {'still queued':<17} {self.pending}")
+        if self.closed:
+            lines.append(
+                f"  {'closed loops' if not self.dry_run else 'would close':<17} {self.closed}  (checked off: - [x])"
+            )
         for title, items in (("skipped", self.skipped), ("refused by the hub", self.refused)):
             lines.append(f"  {title:<17} {len(items)}")
             lines += [f"    {s.source}: {s.reason}" for s in items[:examples]]
@@ -88,7 +93,7 @@ def import_workspace(
     report.found = len(reading.events) + sum(1 for s in reading.skipped if SOURCE_LINE.search(s.source))
     events = sorted(reading.events, key=_chronological)
     statuses = _known_statuses(hub, [e.id for e in events if e.id])
-    present = _present_event_ids(hub)
+    present = _present_events(hub)
     fresh: list[EventCreate] = []
     waiting: list[str] = []
     for event in events:
@@ -102,8 +107,15 @@ def import_workspace(
             waiting.append(event.id)  # queued by an earlier import that did not wait
         else:
             fresh.append(event)
+    # The loops to close: those checked off and still open in the hub, or not stored yet.
+    closing = [
+        i
+        for i in reading.closed
+        if i not in present or (present[i].state is State.active and present[i].kind is Kind.open_loop)
+    ]
     if dry_run:
         report.imported = len(fresh) + len(waiting)
+        report.closed = len(closing)
     else:
         _publish(hub, fresh, batch_size=batch_size, progress=progress)
         waiting += [e.id for e in fresh if e.id]
@@ -111,6 +123,7 @@ def import_workspace(
         done = _wait(hub, waiting, timeout=timeout, progress=progress) if wait else {}
         _account(report, done, sources)
         report.pending = len(waiting) - len(done)
+        _close(hub, closing, present, done, report, sources)
     report.seconds = time.monotonic() - started
     return report
 
@@ -127,17 +140,40 @@ def _known_statuses(hub: Memhub, ids: list[str]) -> dict[str, EventStatusPublic]
     return found
 
 
-def _present_event_ids(hub: Memhub) -> set[str]:
-    """Every event this agent's memories hold, their own and those that reinforced them.
+def _present_events(hub: Memhub) -> dict[str, MemoryPublic]:
+    """Every event this agent's memories hold, their own and those that reinforced them, with the
+    memory that holds it.
 
     Event statuses expire (a week by default); the memories do not, so a later re-import still
     finds what it imported before.
     """
-    present: set[str] = set()
+    present: dict[str, MemoryPublic] = {}
     for memory in hub.all_memories(state=list(State)):
-        present.add(memory.event_id)
-        present.update(s.event_id for s in memory.sightings)
+        present[memory.event_id] = memory
+        present.update((s.event_id, memory) for s in memory.sightings)
     return present
+
+
+def _close(
+    hub: Memhub,
+    closing: list[str],
+    present: dict[str, MemoryPublic],
+    done: dict[str, EventStatusPublic],
+    report: ImportReport,
+    sources: dict[str, str],
+) -> None:
+    """Close the checked-off loops now stored (in the memory that holds them, when one was merged)."""
+    for event_id in sorted(closing, key=lambda i: sources.get(i, i)):
+        status = done.get(event_id)
+        memory_id = present[event_id].id if event_id in present else status and status.memory_id
+        if not memory_id:
+            continue  # refused, or still queued: the next import closes it
+        try:
+            hub.resolve(memory_id, note=f"checked off in {sources.get(event_id, event_id)}")
+        except MemhubError as exc:  # a memory that is no open loop any more, or a key that may not write
+            report.notes.append(f"{sources.get(event_id, event_id)}: checked off, but not closed ({exc})")
+            continue
+        report.closed += 1
 
 
 def _publish(hub: Memhub, events: list[EventCreate], *, batch_size: int, progress: bool) -> None:

@@ -80,6 +80,8 @@ class Reading:
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     files: int = 0
+    # Open loops checked off (`- [x] …`): an event cannot say so, so the importer closes them once stored.
+    closed: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,8 @@ def _read_file(
             continue
         seen[event_id] = item.line
         reading.events.append(event)
+        if entry.done and kind is Kind.open_loop:
+            reading.closed.add(event_id)
 
 
 def _occurred_at(day: date | None, when: time | None, tz: ZoneInfo) -> datetime | None:

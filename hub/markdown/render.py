@@ -29,7 +29,7 @@ from hub.markdown.vocabulary import (
     default_section,
     section_kind,
 )
-from hub.models import Memory, Scope, Tier
+from hub.models import Kind, Memory, Scope, State, Tier
 
 SOURCE = re.compile(r"^(?P<path>.+\.md):(?P<line>\d+)$")
 _LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,20}):")
@@ -194,6 +194,9 @@ def _line(ref: FileRef, p: Placed, *, tz: ZoneInfo) -> str:
         kind=memory.kind if show_kind else None,
         day=_shown_day(memory, ref, tz),
         evidence=memory.evidence,
+        # A closed loop written like an open one would be taken up again by the agent reading it (and
+        # come back open from an import); checked off, the importer closes it again.
+        done=memory.kind is Kind.open_loop and memory.state is State.resolved,
     )
 
 

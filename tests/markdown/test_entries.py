@@ -27,7 +27,8 @@ from hub.models import Kind
             Entry("Maya started school", Kind.fact, date(2026, 1, 12)),
         ),
         ("[Open loop] Call the plumber", Entry("Call the plumber", Kind.open_loop)),
-        ("[x] Sent the photos", Entry("Sent the photos")),
+        ("[x] Sent the photos", Entry("Sent the photos", done=True)),
+        ("[ ] Call the plumber", Entry("Call the plumber")),
         ("**Name:**   Noa  Levi", Entry("Name: Noa Levi")),
         (
             "Pays rent monthly (evidence: bank statement)",
@@ -52,11 +53,15 @@ def test_files_dated_by_their_name_keep_a_leading_date_as_text() -> None:
         "- [FACT] Dana's birthday is 14 July",
         "- Plain line; with a semicolon",
         "- [DECISION] [FACT] a text that starts like a tag",
+        "- [x] [OPEN_LOOP] 2026-03-02: Order the tiles",
     ],
 )
 def test_render_then_parse_gives_the_same_line(line: str) -> None:
     entry = parse_entry(line.removeprefix("- "), dated=True)
-    assert render_entry(entry.text, kind=entry.kind, day=entry.day, evidence=list(entry.evidence)) == line
+    written = render_entry(
+        entry.text, kind=entry.kind, day=entry.day, evidence=list(entry.evidence), done=entry.done
+    )
+    assert written == line
 
 
 def test_split_tags() -> None:

@@ -123,3 +123,38 @@ def test_export_refuses_to_write_over_a_folder_it_did_not_write(
     with pytest.raises(ExportError, match="export of another agent"):
         export_workspace(tmp_path / "dana-backup", hub=make_agent("tali"))
     assert tree(live) == tree(WORKSPACE)
+
+
+def test_a_closed_loop_is_exported_checked_off_and_imported_closed(
+    make_agent: Callable[..., Memhub], make_empty_hub: Callable[[str], Memhub], tmp_path: Path
+) -> None:
+    # A loop closed in the hub was written as an open one: the agent reading the export would take it
+    # up again, and importing the export opened it again. A `- [x]` loop imported as open too.
+    workspace = tmp_path / "workspace"
+    (workspace / "memory" / "projects").mkdir(parents=True)
+    (workspace / "memory" / "projects" / "kitchen.md").write_text(
+        "# kitchen\n\n## Open loops\n\n- [ ] Pick the grout colour.\n- [x] Order the tiles.\n",
+        encoding="utf-8",
+    )
+    tali = make_agent("tali")
+    report = import_workspace(workspace, hub=tali)
+    assert (report.imported, report.closed) == (2, 1)
+    states = {m.text: m.state for m in tali.all_memories()}
+    assert states == {"Pick the grout colour.": "active", "Order the tiles.": "resolved"}
+    again = import_workspace(workspace, hub=tali)
+    assert (again.already_present, again.closed, again.notes) == (2, 0, [])
+
+    [grout] = [m for m in tali.all_memories() if m.text == "Pick the grout colour."]
+    tali.resolve(grout.id)
+    first = tmp_path / "first"
+    export_workspace(first, hub=tali)
+    assert (first / "memory/projects/kitchen.md").read_text(encoding="utf-8") == (
+        "# kitchen\n\n## Open loops\n\n- [x] Pick the grout colour.\n- [x] Order the tiles.\n"
+    )
+
+    fresh = make_empty_hub("tali")
+    assert import_workspace(first, hub=fresh).closed == 2
+    assert {m.state for m in fresh.all_memories()} == {"resolved"}
+    second = tmp_path / "second"
+    export_workspace(second, hub=fresh)
+    assert tree(second) == tree(first)
