@@ -73,8 +73,14 @@ def cmd_maintenance(args: argparse.Namespace) -> int:
     try:
         with Memhub(url, agent=args.agent, api_key=args.api_key) as client:
             job = follow_compaction(client, dry_run=args.dry_run)
-    except (httpx.TransportError, MemhubError) as exc:
-        print(f"memhub maintenance: the hub did not answer ({exc}); is `memhub up` running?", file=sys.stderr)
+    except httpx.TransportError as exc:
+        print(f"memhub maintenance: the hub at {url} did not answer ({exc}); is `memhub up` running?",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    except MemhubError as exc:
+        # The hub answered: saying it did not would send the user to restart a hub that runs.
+        key = "; pass --api-key or set MEMHUB_API_KEY" if exc.status_code == 401 else ""
+        print(f"memhub maintenance: the hub at {url} refused it ({exc}){key}", file=sys.stderr)
         return 2
     print(summary(job))
     return 0 if job.status == "finished" else 1
