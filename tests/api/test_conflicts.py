@@ -341,3 +341,19 @@ def test_a_question_about_two_claims_said_in_the_same_words_shows_each_value(
         in question["question"]
     )
     assert question["conflict_id"] == conflict["id"]
+
+
+def test_no_one_is_asked_to_choose_a_memory_that_expired_or_was_superseded_since(
+    api: TestClient, hub: EmbeddedHub, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
+    [allergic] = publish_all(wa, "Netanel is allergic to peanuts")
+    [temporary] = publish_all(tg, "Netanel has no food allergies", scope="temporary", ttl_seconds=600)
+    allergic_too, _, _ = allergy_question(api, wa, tg, "Dana")
+    assert len(api.get("/v1/questions", params={"agent": "wa"}).json()["questions"]) == 2
+    expire(hub.services.store, temporary)  # not purged yet: no compaction has run
+    [copy] = publish_all(wa, "Dana gets hives from peanuts", kind="status")
+    supersede(hub.services.store, loser=allergic_too, winner=copy, by="compaction", note="merged")
+    # Either answer naming them would be refused (409): the questions wait for the conflicts to settle.
+    assert api.get("/v1/questions", params={"agent": "wa"}).json()["questions"] == []
+    assert {c["status"] for c in conflicts(api, severity="high")} == {"open"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, status
@@ -15,7 +16,7 @@ from hub.conflicts.judge import Severity
 from hub.conflicts.ledger import Conflict, ConflictStatus
 from hub.conflicts.resolve import ConflictDecided, ResolutionError, resolve
 from hub.locks import writing
-from hub.models import Memory, Scope
+from hub.models import Memory, Scope, State, utcnow
 
 router = APIRouter(tags=["conflicts"])
 
@@ -129,17 +130,26 @@ def resolve_conflict(
 
 @router.get("/v1/questions", summary="Questions an agent should ask the owner", response_model=QuestionList)
 def questions(agent: str, services: ServicesDep) -> QuestionList:
-    """What this agent should ask the owner, in its own channel: open conflicts the policy puts to the owner."""
+    """What this agent should ask the owner, in its own channel: open conflicts the policy puts to the
+    owner, between memories that still stand."""
     ask = set(services.settings.conflict_ask_owner)
-    asked = [
+    put = [
         c
         for c in ledger.matching(
             ledger.all_conflicts(services.redis, services.keys), status=ConflictStatus.open, agent=agent
         )
         if c.severity.value in ask
     ]
-    stored = {m.id: m for m in services.store.get([m for c in asked for m in c.memory_ids])}
+    stored = {m.id: m for m in services.store.get([m for c in put for m in c.memory_ids])}
+    # A side gone, superseded or expired (the compaction that purges it settles the conflict) cannot
+    # be kept: nobody is asked to choose it meanwhile.
+    now = utcnow()
+    asked = [c for c in put if all(_stands(stored.get(m), now) for m in c.memory_ids)]
     return QuestionList(questions=[_question(c, agent, _said(c, stored)) for c in asked])
+
+
+def _stands(memory: Memory | None, now: datetime) -> bool:
+    return memory is not None and memory.state is not State.superseded and not memory.expired(now)
 
 
 def _said(conflict: Conflict, stored: Mapping[str, Memory]) -> list[str]:
