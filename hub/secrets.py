@@ -139,7 +139,7 @@ _PROSE_FOLLOWS = re.compile(r" +[a-z\u0590-\u05ff\u0600-\u06ff]")
 
 def _secret_group(match: re.Match[str]) -> str | int:
     """The group holding the secret: a named one where the pattern has it, else the whole match."""
-    for name in ("quoted", "secret"):
+    for name in ("quoted", "secret", "bare"):
         if name in match.re.groupindex and match.group(name) is not None:
             return name
     return 0
@@ -293,6 +293,12 @@ _QUALIFIER_RTL = r"(?:\s+[^\s.:=;,!?]{1,20}){0,3}?"
 _PASSWORD_WORDS_CJK = r"パスワード|暗証番号|密码|密碼|口令|비밀번호|암호"
 _IS_CJK = r"\s*(?:[:=：]|は|是|为|為|는|은)\s*"
 _VALUE_CJK = r"(?:(?P<q>[\"'`])(?P<quoted>[^\n]{1,100}?)(?P=q)|(?P<secret>[!-~]{1,98}[^\s.,;:?)\]}>'\"`\x80-\U0010ffff]))"
+
+_LOCK_WORDS = (
+    r"gate|door|front door|entry|entrance|building|lobby|garage|parking|alarm|safe|lock|padlock|locker"
+    r"|lockbox|key ?box|keypad|intercom|unlock|access|security"
+)
+_LOCK_WORDS_HE = r"שער|כניסה|דלת|בניין|בנין|לובי|חניה|חניון|אזעקה|כספת|מנעול|אינטרקום"
 
 _RULES: tuple[_Rule, ...] = (
     # Providers, by prefix and shape: precise, so they come first and win over the generic rules.
@@ -450,12 +456,32 @@ _RULES: tuple[_Rule, ...] = (
         _password,
         hints=("パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "암호"),
     ),
+    # "PIN 4821" needs no "is": nothing else follows the word with a number.
     _Rule(
         "password",
         re.compile(
             rf"(?i)\bpin(?: number)?{_QUALIFIER}(?:{_ASSIGN}|\s+(?:is|was)\s+)(?P<secret>[0-9]{{4,8}})\b"
+            r"|(?i:\bpin)\s+(?P<bare>[0-9]{4,8})\b"
         ),
         hints=("pin",),
+    ),
+    # A code that opens a door: "the gate code is 4821#", "alarm code 1739", "safe combination: 12-34-56".
+    _Rule(
+        "password",
+        re.compile(
+            rf"(?i)\b(?:{_LOCK_WORDS})[ -]?(?:code|combination|combo|pin)\b{_QUALIFIER}"
+            r"(?:\s*[:=#]\s*|\s+(?:is|was)(?:\s+now)?\s+|\s+)"
+            r"(?P<secret>[0-9]{3,8}|[0-9]{1,3}(?:-[0-9]{1,3}){2,3})(?![0-9])"
+        ),
+        hints=("code", "combination", "combo", "pin"),
+    ),
+    _Rule(
+        "password",
+        re.compile(
+            rf"(?<!\w)[וה]?קוד\s+(?:של\s+)?[הלב]?(?:{_LOCK_WORDS_HE})(?:\s+[^\s.:=;,!?]{{1,20}}){{0,2}}?"
+            r"(?:\s*[:=]\s*|\s+(?:היא|הוא|זה)\s+|\s+)(?P<secret>[0-9]{3,8})(?![0-9])"
+        ),
+        hints=("קוד",),
     ),
 )
 
