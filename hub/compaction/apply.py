@@ -77,8 +77,12 @@ def purge(store: MemoryStore, memory_id: str, *, now: datetime, losers: dict[str
     return True
 
 
-def merge(store: MemoryStore, plan: MergePlan, *, now: datetime) -> list[str]:
-    """Fold the copies into the canonical memory; the ids skipped because they changed."""
+def merge(store: MemoryStore, plan: MergePlan, *, now: datetime, stale_before: datetime) -> list[str]:
+    """Fold the copies into the canonical memory; the ids skipped because they changed.
+
+    A stale canonical memory that a copy verified since `stale_before` is active again: the fact was
+    stated recently, and folded into a stale memory it would be reported stale.
+    """
     found = {m.id: m for m in store.get([plan.canonical, *plan.merged])}
     canonical = found.get(plan.canonical)
     if canonical is None or canonical.state not in LIVE:
@@ -96,17 +100,20 @@ def merge(store: MemoryStore, plan: MergePlan, *, now: datetime) -> list[str]:
             sightings.append(sighting)
     related = [*canonical.related, *(c.id for c in copies if c.id not in canonical.related)]
     verified = max(m.last_verified for m in (canonical, *copies))
+    fields: dict[str, object] = {"sightings": sightings, "related": related, "last_verified": verified}
+    changes: dict[str, object] = {
+        "sightings": [len(canonical.sightings), len(sightings)],
+        "related": [canonical.related, related],
+        "last_verified": [canonical.last_verified.isoformat(), verified.isoformat()],
+    }
+    if canonical.state is State.stale and verified >= stale_before:
+        fields["state"] = State.active
+        changes["state"] = [State.stale.value, State.active.value]
     change = Change(
-        at=now, action="merged", by=BY,
+        at=now, action="merged", by=BY, changes=changes,
         note="near-duplicates folded in: " + "; ".join(f"{c.id} ({c.agent}): {c.text}" for c in copies),
-        changes={
-            "sightings": [len(canonical.sightings), len(sightings)],
-            "related": [canonical.related, related],
-            "last_verified": [canonical.last_verified.isoformat(), verified.isoformat()],
-        },
     )  # fmt: skip
-    store.update(canonical.id, {"sightings": sightings, "related": related, "last_verified": verified,
-                                "history": _record(canonical, change)})  # fmt: skip
+    store.update(canonical.id, {**fields, "history": _record(canonical, change)})
     for copy in copies:
         change = Change(
             at=now, action="merged", by=BY, note=f"near-duplicate of {canonical.id}: {canonical.text}",
@@ -176,7 +183,7 @@ def apply_plan(
             # conflict would be about a memory that no longer stands.
             waiting = [m for m in group.merged if contested[m]]
             free = group.model_copy(update={"merged": [m for m in group.merged if not contested[m]]})
-            missed = merge(store, free, now=now)
+            missed = merge(store, free, now=now, stale_before=plan.stale_before)
             skipped += waiting + missed
             step(True, group.canonical, len(group.merged) + 1)
         for memory_id in plan.mark_stale:

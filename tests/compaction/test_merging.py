@@ -8,11 +8,13 @@ older memory then, so both are stored: compaction finds them later.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
 from clients import Memhub
 from hub.compaction.jobs import CompactionRequest, enqueue_compaction
 from hub.conflicts.ledger import open_conflicts_of
 from hub.embedded import EmbeddedHub
+from hub.models import utcnow
 from tests.compaction.helpers import days_ago, everything, stored
 
 
@@ -98,3 +100,30 @@ def test_a_near_duplicate_in_an_open_conflict_is_not_merged_until_the_owner_deci
     assert piano_wa in report["skipped"]
     assert wa.memory(piano_wa).state == "active" and wa.memory(piano_tg).state == "active"
     assert open_conflicts_of(*ledger, [piano_wa])[piano_wa] == contested
+
+
+def test_a_stale_memory_that_a_fresh_near_duplicate_is_folded_into_is_active_again(
+    hub: EmbeddedHub, make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    # The canonical memory took the copy's sightings and its last_verified (today) and stayed stale:
+    # search called a fact stated today stale.
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    core = stored(tg, "Dana really enjoys green tea", tier="core", occurred_at=days_ago(100))
+    settle()
+    hub.services.store.update(core, {"last_verified": utcnow() - timedelta(days=120)})
+    assert compact(hub, settle, "tg-assistant")["mark_stale"] == [core]
+    # An old daily log imported today: backfilled, so the write-time review does not fold it.
+    copy = stored(
+        wa, "Dana likes green tea", occurred_at=days_ago(300), source="memory/daily/2026-02-03.md:4"
+    )
+    settle()
+    assert copy != core
+
+    [merge] = compact(hub, settle, "wa-assistant")["merge"]
+    assert (merge["canonical"], merge["merged"]) == (core, [copy])
+    canonical = wa.memory(core)
+    assert (canonical.state, canonical.tier) == ("active", "core")
+    change = canonical.history[-1]
+    assert (change.action, change.changes["state"]) == ("merged", ["stale", "active"])
+    [hit] = [h for h in wa.search("what tea does Dana like?", limit=5) if "tea" in h.text]
+    assert (hit.id, hit.stale) == (core, False)
