@@ -63,6 +63,8 @@ LABELS: dict[str, str] = {
     "card_security_code": "a card security code",
     "generic_api_key": "an API key or token",
     "password": "a password",
+    "recovery_codes": "two-factor backup codes",
+    "seed_phrase": "a wallet seed phrase",
     "card_number": "a payment card number",
 }
 
@@ -300,6 +302,17 @@ _LOCK_WORDS = (
 )
 _LOCK_WORDS_HE = r"שער|כניסה|דלת|בניין|בנין|לובי|חניה|חניון|אזעקה|כספת|מנעול|אינטרקום"
 
+# Between a list's name and its items ("backup codes for GitHub: ", "seed phrase is\n"), and between items.
+_CODES_LEAD = (
+    r"[^\n:=]{0,30}?(?:\s*[:=]\s*|\s+(?:is|are|was|were)(?:\s*:\s*|\s+)|\s*\n\s*)"
+    r"[\"'`]?(?:(?:[-*•]|\d{1,2}[.)])\s+)?"
+)
+_LIST_GAP = r"(?:[\s,;]+(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:and\s+)?)"
+_CODE = (
+    r"(?=[A-Za-z-]*[0-9])(?:[0-9]{4} [0-9]{4}|[A-Za-z0-9]{3,12}(?:-[A-Za-z0-9]{3,12}){1,3}|[A-Za-z0-9]{6,16})"
+    r"(?![A-Za-z0-9-])"
+)
+
 _RULES: tuple[_Rule, ...] = (
     # Providers, by prefix and shape: precise, so they come first and win over the generic rules.
     _token("aws_access_key", r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"),
@@ -482,6 +495,25 @@ _RULES: tuple[_Rule, ...] = (
             r"(?:\s*[:=]\s*|\s+(?:היא|הוא|זה)\s+|\s+)(?P<secret>[0-9]{3,8})(?![0-9])"
         ),
         hints=("קוד",),
+    ),
+    # Two-factor backup codes, after their name: "8492 1047", "a1b2c-3d4e5", "Xk29fLq0"; each has a digit.
+    # A one-time code ("the 2FA code was 482913") is dead in a minute: not one of them.
+    _Rule(
+        "recovery_codes",
+        re.compile(
+            rf"(?i)\b(?:backup|recovery|emergency|scratch)\s+codes?\b{_CODES_LEAD}"
+            rf"(?P<secret>{_CODE}(?:{_LIST_GAP}{_CODE})*)"
+        ),
+        hints=("code",),
+    ),
+    # A wallet's 12 to 24 words, after their name: prose that long always has a word of one or two letters.
+    _Rule(
+        "seed_phrase",
+        re.compile(
+            rf"(?i:\b(?:(?:seed|recovery|mnemonic|secret|backup|wallet)\s+(?:phrase|words)|mnemonic)\b){_CODES_LEAD}"
+            rf"(?P<secret>[a-z]{{3,8}}(?:{_LIST_GAP}[a-z]{{3,8}}){{11,24}})(?![A-Za-z])"
+        ),
+        hints=("phrase", "words", "mnemonic"),
     ),
 )
 
