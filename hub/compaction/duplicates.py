@@ -17,6 +17,7 @@ either: folded into a private canonical, the public fact would vanish from group
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from hub.store.base import MemoryFilter, MemoryStore, SearchMode, SearchQuery, S
 
 Progress = Callable[[str, int, int], None]
 NO_TERMS = SparseVec(indices=[], values=[])
+WORDS = re.compile(r"\w+")
 TIER_RANK = {Tier.core: 0, Tier.semantic: 1, Tier.episodic: 2, Tier.working: 3, Tier.archival: 4}
 
 
@@ -46,6 +48,19 @@ class Group:
 def rank(memory: Memory) -> tuple[int, float, float, str]:
     """Which memory of a group stays: the highest tier, then the oldest."""
     return (TIER_RANK[memory.tier], *order(memory))
+
+
+def same_words(a: Memory, b: Memory) -> bool:
+    """Whether the two say the same words in the same order (case and punctuation aside), with no
+    structured claim either: the same statement, whatever the judge makes of it.
+
+    The judge calls two sentences with no subject it can read ("Always book the 7am train on
+    Mondays") different subjects, even word for word. A structured claim names the subject, which
+    the words may not ("Birthday is 14 July" of Dana and of Noa), so there the judge decides.
+    """
+    if a.subject or b.subject:
+        return False
+    return WORDS.findall(a.text.casefold()) == WORDS.findall(b.text.casefold())
 
 
 def may_merge(a: Memory, b: Memory) -> bool:
@@ -89,7 +104,8 @@ def find_groups(
     same_as: dict[str, list[str]] = defaultdict(list)  # worse id -> better ids it says the same as
     for better_id, worse_id in sorted(close):
         older, newer = sorted((known[better_id], known[worse_id]), key=order)
-        same = judge.judge(statement(older), statement(newer)).verdict is Verdict.same
+        verdict = judge.judge(statement(older), statement(newer)).verdict
+        same = verdict is Verdict.same or (verdict is not Verdict.conflict and same_words(older, newer))
         if same and adds_nothing(known[better_id].text, known[worse_id].text):
             same_as[worse_id].append(better_id)
 

@@ -127,3 +127,24 @@ def test_a_stale_memory_that_a_fresh_near_duplicate_is_folded_into_is_active_aga
     assert (change.action, change.changes["state"]) == ("merged", ["stale", "active"])
     [hit] = [h for h in wa.search("what tea does Dana like?", limit=5) if "tea" in h.text]
     assert (hit.id, hit.stale) == (core, False)
+
+
+def test_the_same_instruction_from_two_agents_becomes_one_memory(
+    hub: EmbeddedHub, make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    # The judge reads no subject in an instruction and calls two of them, word for word the same,
+    # different subjects: compaction left both copies, each on the weekly review and in every search.
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    first = stored(wa, "Always book the 7am train on Mondays", kind="decision", occurred_at=days_ago(5))
+    again = stored(tg, "always book the 7am train on Mondays.", kind="decision", occurred_at=days_ago(1))
+    # Same words, but structured claims about two people: not the same statement.
+    dana = stored(wa, "Birthday is on 14 July", subject="Dana", attribute="birthday", value="14 July")
+    noa = stored(tg, "Birthday is on 14 July", subject="Noa", attribute="birthday", value="14 July")
+    settle()
+    assert len({first, again, dana, noa}) == 4
+
+    [merge] = compact(hub, settle, "tg-assistant")["merge"]
+    assert (merge["canonical"], merge["merged"]) == (first, [again])
+    assert wa.memory(again).superseded_by == first
+    assert [s.agent for s in wa.memory(first).sightings] == ["wa-assistant", "tg-assistant"]
+    assert {wa.memory(dana).state, wa.memory(noa).state} == {"active"}
