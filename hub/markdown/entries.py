@@ -1,4 +1,5 @@
-"""One memory line: `[TAG] YYYY-MM-DD: text — evidence: one; two`, read and written the same way."""
+"""One memory line: `[x] [TAG] [PRIVATE] YYYY-MM-DD: text — evidence: one; two`, read and written the
+same way (all but the text optional)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ _TRAILING_EVIDENCE = re.compile(r"\s*\(evidence:\s*(?P<evidence>[^()]+)\)$", re.
 _EVIDENCE_SPLIT = re.compile(r";\s+")
 _EMPHASIS = re.compile(r"\*\*|__")
 _SPACE = re.compile(r"\s+")
+PRIVATE = "private"  # the tag of a memory private to direct conversations
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,7 @@ class Entry:
     day: date | None = None
     evidence: tuple[str, ...] = field(default=())
     done: bool = False  # a checked box, `- [x] …`: an open loop that was closed
+    private: bool = False  # `[PRIVATE]`: private to direct conversations
 
 
 def clean(text: str) -> str:
@@ -50,8 +53,14 @@ def parse_entry(raw: str, *, dated: bool) -> Entry:
     text = clean(raw)
     box = _CHECKBOX.match(text)
     text = text[box.end() :] if box else text
-    kind = None
-    if (tagged := _TAG.match(text)) and (kind := tag_kind(tagged["tag"])) is not None:
+    kind, private = None, False
+    while tagged := _TAG.match(text):  # a kind and `[PRIVATE]`, in either order
+        if not private and tagged["tag"].strip().casefold() == PRIVATE:
+            private = True
+        elif kind is None and (found_kind := tag_kind(tagged["tag"])) is not None:
+            kind = found_kind
+        else:
+            break  # a second kind, or a bracket of the text's own ("[URGENT] call the bank")
         text = text[tagged.end() :]
     day = None
     if dated and (found := _LEADING_DATE.match(text)):
@@ -66,16 +75,25 @@ def parse_entry(raw: str, *, dated: bool) -> Entry:
     elif trailing := _TRAILING_EVIDENCE.search(text):
         text, evidence = text[: trailing.start()], _EVIDENCE_SPLIT.split(trailing["evidence"])
     done = box is not None and box["mark"] != " "
-    return Entry(text.strip(), kind, day, tuple(e for e in (clean(e) for e in evidence) if e), done)
+    kept = tuple(e for e in (clean(e) for e in evidence) if e)
+    return Entry(text.strip(), kind, day, kept, done, private)
 
 
 def render_entry(
-    text: str, *, kind: Kind | None = None, day: date | None = None, evidence: list[str], done: bool = False
+    text: str,
+    *,
+    kind: Kind | None = None,
+    day: date | None = None,
+    evidence: list[str],
+    done: bool = False,
+    private: bool = False,
 ) -> str:
     """The bullet line `parse_entry` reads back as the same entry."""
     parts = ["- [x]" if done else "-"]
     if kind is not None:
         parts.append(f"[{kind.value.upper()}]")
+    if private:
+        parts.append(f"[{PRIVATE.upper()}]")
     if day is not None:
         parts.append(f"{day.isoformat()}:")
     parts.append(clean(text))

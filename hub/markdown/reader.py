@@ -156,6 +156,7 @@ def _read_file(
             "evidence": list(entry.evidence), "tier": base.tier, "scope": base.scope,
             "project": base.project, "person": base.person,
             "channel": base.channel or channel, "chat": base.chat, "session": item.session,
+            "private": entry.private,
             "occurred_at": _occurred_at(entry.day or base.day, item.when, tz), "source": source,
             "why": why_for(ref.path, item.section, tags),
         }  # fmt: skip
@@ -243,7 +244,8 @@ def _under_parents(entry: Entry, parents: list[Entry]) -> Entry:
         text = f"{text}{joiner}{words}"
     kind = entry.kind or next((p.kind for p in reversed(parents) if p.kind), None)
     day = entry.day or next((p.day for p in reversed(parents) if p.day), None)
-    return replace(entry, text=text.strip(), kind=kind, day=day)
+    private = entry.private or any(p.private for p in parents)
+    return replace(entry, text=text.strip(), kind=kind, day=day, private=private)
 
 
 def _conflict_items(ref: FileRef, blocks: list[Block], skipped: list[Skipped]) -> Iterator[_Item]:

@@ -197,6 +197,8 @@ def _line(ref: FileRef, p: Placed, *, tz: ZoneInfo) -> str:
         # A closed loop written like an open one would be taken up again by the agent reading it (and
         # come back open from an import); checked off, the importer closes it again.
         done=memory.kind is Kind.open_loop and memory.state is State.resolved,
+        # Written without it, a private memory would come back from an import for group chats to see.
+        private=memory.private,
     )
 
 

@@ -29,6 +29,7 @@ from hub.models import Kind
         ("[Open loop] Call the plumber", Entry("Call the plumber", Kind.open_loop)),
         ("[x] Sent the photos", Entry("Sent the photos", done=True)),
         ("[ ] Call the plumber", Entry("Call the plumber")),
+        ("[PRIVATE] [fact] Dana's lawyer is Ronit", Entry("Dana's lawyer is Ronit", Kind.fact, private=True)),
         ("**Name:**   Noa  Levi", Entry("Name: Noa Levi")),
         (
             "Pays rent monthly (evidence: bank statement)",
@@ -54,12 +55,19 @@ def test_files_dated_by_their_name_keep_a_leading_date_as_text() -> None:
         "- Plain line; with a semicolon",
         "- [DECISION] [FACT] a text that starts like a tag",
         "- [x] [OPEN_LOOP] 2026-03-02: Order the tiles",
+        "- [FACT] [PRIVATE] Dana's divorce lawyer is Ronit Levi",
+        "- [PRIVATE] [URGENT] a private line that starts like a tag",
     ],
 )
 def test_render_then_parse_gives_the_same_line(line: str) -> None:
     entry = parse_entry(line.removeprefix("- "), dated=True)
     written = render_entry(
-        entry.text, kind=entry.kind, day=entry.day, evidence=list(entry.evidence), done=entry.done
+        entry.text,
+        kind=entry.kind,
+        day=entry.day,
+        evidence=list(entry.evidence),
+        done=entry.done,
+        private=entry.private,
     )
     assert written == line
 

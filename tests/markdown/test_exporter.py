@@ -158,3 +158,25 @@ def test_a_closed_loop_is_exported_checked_off_and_imported_closed(
     second = tmp_path / "second"
     export_workspace(second, hub=fresh)
     assert tree(second) == tree(first)
+
+
+def test_a_private_memory_stays_private_through_export_and_import(
+    make_agent: Callable[..., Memhub], make_empty_hub: Callable[[str], Memhub], tmp_path: Path
+) -> None:
+    # It was written like any other line, and came back from an import for group chats to find.
+    tali = make_agent("tali", "whatsapp")
+    stored(tali, tali.publish("Dana's divorce lawyer is Ronit Levi", private=True, id="lawyer"))
+    first = tmp_path / "first"
+    export_workspace(first, hub=tali)
+    [day] = (first / "memory" / "daily").iterdir()
+    assert "- [PRIVATE] Dana's divorce lawyer is Ronit Levi\n" in day.read_text(encoding="utf-8")
+
+    fresh = make_empty_hub("tali")
+    import_workspace(first, hub=fresh)
+    assert [(m.text, m.private) for m in fresh.all_memories()] == [
+        ("Dana's divorce lawyer is Ronit Levi", True)
+    ]
+    assert fresh.search("Dana's lawyer", chat_type="group") == []
+    second = tmp_path / "second"
+    export_workspace(second, hub=fresh)
+    assert tree(second) == tree(first)
