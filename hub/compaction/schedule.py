@@ -49,10 +49,17 @@ class ZonedCronJob(CronJob):
     def get_next_enqueue_time(self) -> datetime:
         if not self.cron:
             return super().get_next_enqueue_time()
-        # croniter keeps the zone of its start time, DST changes included.
-        base = (self.latest_enqueue_time or rq_now()).astimezone(self.zone)
-        upcoming: datetime = croniter(self.cron, base).get_next(datetime)
-        return upcoming.astimezone(UTC)
+        base = self.latest_enqueue_time or rq_now()
+        # Cron fields are wall-clock times, walked here without a zone: croniter walking the zone's
+        # own times gave 02:30 twice on the night the clocks go back (Europe/Berlin, the last Sunday
+        # of October), and the nightly review ran twice. A repeated wall time is taken at its first
+        # occurrence (fold=0) and skipped if that has passed; a skipped one (spring) runs an hour on.
+        walk = croniter(self.cron, base.astimezone(self.zone).replace(tzinfo=None))
+        while True:
+            wall: datetime = walk.get_next(datetime)
+            upcoming = wall.replace(tzinfo=self.zone, fold=0).astimezone(UTC)
+            if upcoming > base:
+                return upcoming
 
     def enqueue(self, connection: Redis) -> Job:
         """Enqueue the job and record it in the cron job's history, in one round trip (as RQ does)."""

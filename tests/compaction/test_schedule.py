@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -38,6 +38,28 @@ def test_schedules_run_at_the_owners_local_times(make_settings: SettingsFactory,
         local = upcoming.astimezone(zone)
         assert (local.hour, local.minute) == (hour, minute), name
         assert weekday is None or local.weekday() == weekday  # cron's 0 is Sunday
+
+
+def test_the_nightly_review_runs_once_on_the_night_the_clocks_go_back(
+    make_settings: SettingsFactory, redis: Redis
+) -> None:
+    # In Berlin 02:30 comes twice on 25 October 2026 (03:00 CEST becomes 02:00 CET): the review ran
+    # at 02:30 CEST and again an hour later, at 02:30 CET.
+    zone = ZoneInfo("Europe/Berlin")
+    scheduler = build_scheduler(make_settings(timezone="Europe/Berlin"), redis)
+    [nightly] = [job for job in scheduler.get_jobs() if job.name.endswith("nightly-review")]
+    runs = [datetime(2026, 10, 24, 12, 0, tzinfo=UTC)]
+    for _ in range(3):
+        nightly.set_enqueue_time(runs[-1])
+        assert nightly.next_enqueue_time is not None
+        runs.append(nightly.next_enqueue_time)
+    assert [f"{run.astimezone(zone):%d %H:%M %Z}" for run in runs[1:]] == [
+        "25 02:30 CEST", "26 02:30 CET", "27 02:30 CET",
+    ]  # fmt: skip
+    # On the night the clocks go forward 02:30 never comes: the review runs once, an hour on.
+    nightly.set_enqueue_time(datetime(2026, 3, 28, 12, 0, tzinfo=UTC))
+    assert nightly.next_enqueue_time is not None
+    assert f"{nightly.next_enqueue_time.astimezone(zone):%d %H:%M %Z}" == "29 03:30 CEST"
 
 
 def test_an_unknown_time_zone_is_refused_at_start_up(make_settings: SettingsFactory) -> None:
