@@ -204,8 +204,19 @@ def _pem_body(match: re.Match[str]) -> bool:
     return len(re.findall(r"[A-Za-z0-9+/]", body)) >= 32
 
 
+def _password_beside_login(match: re.Match[str]) -> bool:
+    # No "is" or ":" before it: only a value no word could be ("Hunter2xyz", "Zq7#kP2!").
+    return len(_secret_text(match)) >= 6 and _password(match)
+
+
 def _not_placeholder(match: re.Match[str]) -> bool:
     return not _PLACEHOLDER.match(_secret_text(match))
+
+
+def _typed_password(match: re.Match[str]) -> bool:
+    # A lowercase word ("user:pass" in a how-to) stands in for one; a password has more in it.
+    value = _secret_text(match)
+    return not _PLACEHOLDER.match(value) and any(not char.isalpha() or char.isupper() for char in value)
 
 
 def _password(match: re.Match[str]) -> bool:
@@ -442,6 +453,13 @@ _RULES: tuple[_Rule, ...] = (
         _basic_credentials,
         hints=("basic",),
     ),
+    # `curl -u user:password`, as curl takes basic-auth credentials.
+    _Rule(
+        "basic_auth",
+        re.compile(r"(?<![\w-])(?:-u|--user)\s+[\"']?[^\s:\"']+:(?P<secret>[^\s\"']{3,})"),
+        _typed_password,
+        hints=("-u", "--user"),
+    ),
     _Rule(
         "card_security_code",
         re.compile(
@@ -473,6 +491,24 @@ _RULES: tuple[_Rule, ...] = (
         ),
         _password,
         hints=_PASSWORD_HINTS,
+    ),
+    # A login and its password pasted side by side: "username netanel password Hunter2xyz", or with a
+    # slash, "login: dana@example.com / Zq7#kP2!".
+    _Rule(
+        "password",
+        re.compile(rf"(?i)(?<![A-Za-z0-9])(?:{_PASSWORD_WORDS})(?P<sep>\s+){_VALUE}"),
+        _password_beside_login,
+        re.compile(r"(?i)\b(?:user(?:name)?|login|e-?mail)\b|@"),
+        hints=_PASSWORD_HINTS,
+    ),
+    _Rule(
+        "password",
+        re.compile(
+            rf"(?i)\b(?:user(?:name)?|login)\s*[:=]\s*[^\s/]+\s*/\s*(?:(?:{_PASSWORD_WORDS})\s*[:=]\s*)?(?P<sep>)"
+            + _VALUE
+        ),
+        _password_beside_login,
+        hints=("user", "login"),
     ),
     _Rule(
         "password",
