@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 from redis import Redis
+from redis.exceptions import WatchError
 
 from hub.conflicts.judge import Severity
 from hub.connections import as_text
@@ -93,15 +94,27 @@ def _open_for(keys: Keys, memory_id: str) -> str:
 
 
 def record(redis: Redis, keys: Keys, conflict: Conflict) -> bool:
-    """Add a conflict unless its pair is already in the ledger; True when it was new."""
-    if not redis.set(_key(keys, conflict.id), conflict.model_dump_json(), nx=True):
-        return False
-    pipe = redis.pipeline(transaction=True)
-    pipe.zadd(_index(keys), {conflict.id: conflict.created_at.timestamp()})
-    if conflict.open:
-        for memory_id in conflict.memory_ids:
-            pipe.sadd(_open_for(keys, memory_id), conflict.id)
-    pipe.execute()
+    """Add a conflict unless its pair is already in the ledger; True when it was new.
+
+    The document and its indexes are written in one transaction: a worker killed between them would
+    leave a conflict that its review, run again, finds by id and never indexes (never listed, asked
+    or marked on search hits).
+    """
+    key = _key(keys, conflict.id)
+    with redis.pipeline(transaction=True) as pipe:
+        try:
+            pipe.watch(key)  # type: ignore[no-untyped-call]
+            if pipe.exists(key):
+                return False
+            pipe.multi()
+            pipe.set(key, conflict.model_dump_json())
+            pipe.zadd(_index(keys), {conflict.id: conflict.created_at.timestamp()})
+            if conflict.open:
+                for memory_id in conflict.memory_ids:
+                    pipe.sadd(_open_for(keys, memory_id), conflict.id)
+            pipe.execute()
+        except WatchError:  # recorded meanwhile by another review of the pair
+            return False
     return True
 
 

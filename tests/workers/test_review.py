@@ -1,9 +1,13 @@
 """The write-time review as a job of its own: after the store, on the background queue."""
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 import pytest
+from redis import Redis
+from redis.client import Pipeline
+from redis.exceptions import ConnectionError as RedisConnectionError
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
@@ -144,3 +148,40 @@ def test_two_workers_reviewing_restatements_of_one_memory_at_once_lose_no_sighti
         kept = services.store.get([memory_id_for(original)])[0]
         assert sorted(s.agent for s in kept.sightings) == ["slack", "tg", "wa"], trial
         assert services.store.get([memory_id_for(e) for e in restatements]) == []  # both folded
+
+
+class DiesBeforeItsTransactions(Redis):
+    """A worker's connection that dies before its next MULTI/EXEC reaches Redis (kill -9 mid-review)."""
+
+    def pipeline(self, transaction: bool = True, shard_hint: str | None = None) -> Pipeline:
+        pipe = super().pipeline(transaction, shard_hint)
+
+        def dies(raise_on_error: bool = True) -> list[object]:
+            raise RedisConnectionError("the worker died")
+
+        pipe.execute = dies  # type: ignore[method-assign]
+        return pipe
+
+
+def test_a_review_killed_while_recording_a_conflict_records_it_whole_when_it_runs_again(
+    make_services: Callable[..., Services], redis_url: str
+) -> None:
+    services = make_services()
+    ids = []
+    for text in ("Netanel works until 20:00", "Netanel works until 17:00"):
+        ids.append(publisher(services, "wa-assistant").publish(text))
+        drain_stream(services, consumer="test")
+    older, newer = services.store.get([memory_id_for(event_id) for event_id in ids])
+    vectors = services.store.vectors([newer.id])
+    dying = replace(services.reviewer, redis=DiesBeforeItsTransactions.from_url(redis_url))
+    with pytest.raises(RedisConnectionError):
+        dying.review([newer], vectors)
+
+    services.reviewer.review([newer], vectors)  # the review runs again, on the next worker
+    # Half written, the conflict would be found by id and never listed, asked or marked on hits.
+    [conflict] = ledger.all_conflicts(services.redis, services.keys)
+    assert conflict.memory_ids == [older.id, newer.id] and conflict.open
+    assert ledger.open_conflicts_of(services.redis, services.keys, [older.id, newer.id]) == {
+        older.id: [conflict.id],
+        newer.id: [conflict.id],
+    }
