@@ -652,7 +652,22 @@ def find_secrets(text: str) -> list[SecretFinding]:
     ]
 
 
-def _find_secrets(text: str) -> list[SecretFinding]:
+# A secret base64-encoded, as in a Kubernetes secret or a Docker config ("c2stcHJvai1..." is "sk-proj-..."):
+# a long run of base64 that decodes to text is searched as text, one level deep.
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
+_TEXT_BYTES = frozenset(range(32, 127)) | {9, 10, 13}
+
+
+def _find_encoded(text: str) -> Iterator[tuple[int, int, str]]:
+    for run in _BASE64_RUN.finditer(text):
+        decoded = _b64decode(run.group().rstrip("=").replace("+", "-").replace("/", "_"))
+        if decoded and all(byte in _TEXT_BYTES for byte in decoded):
+            found = _find_secrets(decoded.decode("ascii"), decode=False)
+            if found:
+                yield run.start(), run.end(), found[0].kind
+
+
+def _find_secrets(text: str, *, decode: bool = True) -> list[SecretFinding]:
     claims: list[tuple[int, int, int, str]] = []  # (priority, start, end, kind): earlier rules are surer
     lowered = text.lower()
     for priority, rule in enumerate(_RULES):
@@ -662,6 +677,8 @@ def _find_secrets(text: str) -> list[SecretFinding]:
             if rule.accepts(match):
                 claims.append((priority, *match.span(_secret_group(match)), rule.kind))
     claims.extend((len(_RULES), start, end, "card_number") for start, end in _find_cards(text))
+    if decode:  # last: a rule that knows the encoded run itself (a key, a JWT) names it better
+        claims.extend((len(_RULES) + 1, start, end, kind) for start, end, kind in _find_encoded(text))
     kept: list[tuple[int, int, int, str]] = []
     for claim in sorted(claims):
         if all(claim[2] <= other[1] or claim[1] >= other[2] for other in kept):
