@@ -79,12 +79,14 @@ FUTURE_KINDS = {Kind.preference: "a preference", Kind.decision: "a decision"}
 def fresh_sightings(memory: Memory) -> list[Sighting]:
     """Statements since the memory last moved up a tier (all of them if it never did).
 
-    The mentions that earned one step must not earn the next one too.
+    The mentions that earned one step must not earn the next one too. Sightings are appended by a
+    restatement ("reinforced") and by compaction folding a near-duplicate in ("merged"), each change
+    recording the count after it.
     """
     count = 1
     at_move = 0
     for change in memory.history:
-        if change.action == "reinforced" and isinstance(sightings := change.changes.get("sightings"), list):
+        if isinstance(sightings := change.changes.get("sightings"), list):
             count = int(sightings[-1])
         elif change.action == "promoted":
             at_move = count

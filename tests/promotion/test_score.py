@@ -74,6 +74,22 @@ def test_the_mentions_that_earned_semantic_do_not_also_earn_core() -> None:
     assert (result.decision, result.target) == (Decision.propose, Tier.core)
 
 
+def test_the_statements_compaction_merged_in_that_earned_semantic_do_not_also_earn_core() -> None:
+    # Counted from restatements only, the two statements a merge brought in were fresh again after the
+    # promotion they earned: one mention more proposed core ("mentioned 3 times within 7 days").
+    said = [("wa", "s1", 0), ("tg", "s2", 2), ("wa", "s3", 4)]
+    m = memory("Dana likes green tea", *said, tier="semantic")
+    m.history = [
+        Change(at=START, action="merged", by="compaction", changes={"sightings": [1, 3]}),
+        Change(at=START, action="promoted", by="owner", changes={"tier": ["episodic", "semantic"]}),
+    ]
+    assert fresh_sightings(m) == []
+    m.sightings.append(Sighting(event_id="x1", agent="tg", at=START + timedelta(days=5)))
+    m.history.append(Change(at=START, action="reinforced", by="tg", changes={"sightings": [3, 4]}))
+    assert [s.event_id for s in fresh_sightings(m)] == ["x1"]
+    assert assess(m, Context(), SETTINGS).decision is Decision.none
+
+
 def test_a_correction_takes_over_a_long_term_memory_at_once() -> None:
     old = memory("The team meeting is on Monday", ("wa", "s1", 0), tier="semantic")
     old = old.model_copy(update={"state": State.superseded})
