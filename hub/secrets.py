@@ -315,6 +315,7 @@ _PASSWORD_WORDS_CJK = r"パスワード|暗証番号|密码|密碼|口令|비밀
 _IS_CJK = r"\s*(?:[:=：]|は|是|为|為|는|은)\s*"
 _VALUE_CJK = r"(?:(?P<q>[\"'`])(?P<quoted>[^\n]{1,100}?)(?P=q)|(?P<secret>[!-~]{1,98}[^\s.,;:?)\]}>'\"`\x80-\U0010ffff]))"
 
+_NETWORK_WORDS = r"wi-?fi|wlan|wpa2?|wpa3|ssid|router|hotspot|network"
 _LOCK_WORDS = (
     r"gate|door|front door|entry|entrance|building|lobby|garage|parking|alarm|safe|lock|padlock|locker"
     r"|lockbox|key ?box|keypad|intercom|unlock|access|security"
@@ -498,8 +499,24 @@ _RULES: tuple[_Rule, ...] = (
         "password",
         re.compile(rf"(?i)(?<![A-Za-z0-9])(?:{_PASSWORD_WORDS})(?P<sep>\s+){_VALUE}"),
         _password_beside_login,
-        re.compile(r"(?i)\b(?:user(?:name)?|login|e-?mail)\b|@"),
+        re.compile(rf"(?i)\b(?:user(?:name)?|login|e-?mail|{_NETWORK_WORDS})\b|@"),
         hints=_PASSWORD_HINTS,
+    ),
+    # After a login or a network, "pass" is its password ("Wi-Fi: HomeNet, pass: sunflower77"), and after
+    # a network "key" is ("WPA key: sunflower77"); elsewhere they are a day pass and a key insight.
+    _Rule(
+        "password",
+        re.compile(r"(?i)(?<![^\s,;(/])pass(?P<sep>\s*:\s*|\s+)" + _VALUE),
+        _password_beside_login,
+        re.compile(rf"(?i)\b(?:user(?:name)?|login|e-?mail|{_NETWORK_WORDS})\b|@"),
+        hints=("pass",),
+    ),
+    _Rule(
+        "password",
+        re.compile(r"(?i)(?<![^\s,;(/])key(?P<sep>\s*:\s*|\s+)" + _VALUE),
+        _password_beside_login,
+        re.compile(rf"(?i)\b(?:{_NETWORK_WORDS})\b"),
+        hints=("key",),
     ),
     _Rule(
         "password",
