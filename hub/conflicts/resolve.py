@@ -67,7 +67,7 @@ def resolve(
             raise ConflictDecided(f"conflict {conflict.id} is being decided by another request")
         current = get(redis, keys, conflict.id) or conflict
         if not current.open:
-            raise ConflictDecided(f"conflict {conflict.id} is already {current.status.value}")
+            raise ConflictDecided(already_decided(current))
         if keep == "both":
             status = ConflictStatus.dismissed
         else:
@@ -82,6 +82,15 @@ def resolve(
         if keep != "both":
             settle_moot(redis, keys, loser, why=f"superseded by {keep} (conflict {conflict.id})", by=by)
         return current
+
+
+def already_decided(conflict: Conflict) -> str:
+    """Why a decision is refused: the conflict's own, so whoever answered second can tell the owner."""
+    done = conflict.resolution
+    if done is None:
+        return f"conflict {conflict.id} is already {conflict.status.value}"
+    kept = "both" if done.keep == "both" else f"memory {done.keep}"
+    return f"conflict {conflict.id} is already {conflict.status.value}: {done.by} kept {kept} at {done.at.isoformat()}"
 
 
 def settle_moot(redis: Redis, keys: Keys, memory_id: str, *, why: str, by: str) -> list[Conflict]:

@@ -151,7 +151,12 @@ def test_a_high_severity_conflict_is_a_question_answered_through_resolve(
     )
     assert api.get("/v1/questions", params={"agent": "tg-assistant"}).json()["questions"] == []
     again = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": "both"})
-    assert again.status_code == 409
+    # The second answer is told the decision that stands, to tell the owner.
+    at = answer.json()["resolution"]["at"].replace("Z", "+00:00")
+    assert (again.status_code, again.json()["detail"]) == (
+        409,
+        f"conflict {conflict['id']} is already resolved: owner kept memory {allergic} at {at}",
+    )
 
 
 def test_resolve_names_what_to_fix(api: TestClient, make_agent: Callable[..., Memhub]) -> None:

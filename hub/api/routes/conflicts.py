@@ -14,7 +14,7 @@ from hub.api.schemas import ErrorBody, InvalidRequest
 from hub.conflicts import ledger
 from hub.conflicts.judge import Severity
 from hub.conflicts.ledger import Conflict, ConflictStatus
-from hub.conflicts.resolve import ConflictDecided, ResolutionError, resolve
+from hub.conflicts.resolve import ConflictDecided, ResolutionError, already_decided, resolve
 from hub.locks import writing
 from hub.models import Memory, Scope, State, utcnow
 
@@ -107,9 +107,7 @@ def resolve_conflict(
     """Keep one memory (the other becomes `superseded`, linked to it) or keep `both` (dismissed)."""
     conflict = _found(services, conflict_id)
     if not conflict.open:
-        raise HTTPException(
-            status.HTTP_409_CONFLICT, f"conflict {conflict_id} is already {conflict.status.value}"
-        )
+        raise HTTPException(status.HTTP_409_CONFLICT, already_decided(conflict))
     try:
         # The loser is rewritten from what was read of it: the hub's other writers wait meanwhile.
         with writing(services.redis, services.keys):
