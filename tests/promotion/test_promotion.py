@@ -191,7 +191,7 @@ def test_approve_and_reject_at_once_one_decision_stands_and_the_other_is_refused
 
     # The owner taps approve on one device and reject on another at the same moment.
     for n in range(8):
-        proposal = proposed(f"Netanel's bike lock code is {1000 + n}")
+        proposal = proposed(f"Netanel's bike is parked in rack {100 + n}")
         approve, reject = at_once(decide(proposal.id, "approve"), decide(proposal.id, "reject"))
         codes = {"approve": approve, "reject": reject}
         assert sorted(codes.values()) == [200, 409], codes
