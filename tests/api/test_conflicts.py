@@ -362,3 +362,16 @@ def test_no_one_is_asked_to_choose_a_memory_that_expired_or_was_superseded_since
     # Either answer naming them would be refused (409): the questions wait for the conflicts to settle.
     assert api.get("/v1/questions", params={"agent": "wa"}).json()["questions"] == []
     assert {c["status"] for c in conflicts(api, severity="high")} == {"open"}
+
+
+def test_a_schedule_said_as_a_wish_waits_for_the_owner(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    # A schedule is medium, whatever verb carries it: graded low (a taste), the newer time won
+    # automatically and the older was superseded without anyone deciding.
+    wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
+    [four] = publish_all(wa, "Dana wants to be picked up at 16:00")
+    [five] = publish_all(tg, "Dana wants to be picked up at 17:00")
+    [conflict] = conflicts(api)
+    assert (conflict["severity"], conflict["status"], conflict["proposal"]) == ("medium", "open", five)
+    assert api.get(f"/v1/memories/{four}").json()["state"] == "active"
