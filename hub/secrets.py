@@ -316,6 +316,11 @@ _IS_CJK = r"\s*(?:[:=：]|は|是|为|為|는|은)\s*"
 _VALUE_CJK = r"(?:(?P<q>[\"'`])(?P<quoted>[^\n]{1,100}?)(?P=q)|(?P<secret>[!-~]{1,98}[^\s.,;:?)\]}>'\"`\x80-\U0010ffff]))"
 
 _NETWORK_WORDS = r"wi-?fi|wlan|wpa2?|wpa3|ssid|router|hotspot|network"
+_LOCK_WORDS = (
+    r"gate|door|front door|entry|entrance|building|lobby|garage|parking|alarm|safe|lock|padlock|locker"
+    r"|lockbox|key ?box|keypad|intercom|unlock|access|security"
+)
+_LOCK_WORDS_HE = r"שער|כניסה|דלת|בניין|בנין|לובי|חניה|חניון|אזעקה|כספת|מנעול|אינטרקום"
 
 # Between a list's name and its items ("backup codes for GitHub: ", "seed phrase is\n"), and between items.
 _CODES_LEAD = (
@@ -542,6 +547,24 @@ _RULES: tuple[_Rule, ...] = (
             r"|(?i:\bpin)\s+(?P<bare>[0-9]{4,8})\b"
         ),
         hints=("pin",),
+    ),
+    # A code that opens a door: "the gate code is 4821#", "alarm code 1739", "safe combination: 12-34-56".
+    _Rule(
+        "password",
+        re.compile(
+            rf"(?i)\b(?:{_LOCK_WORDS})[ -]?(?:code|combination|combo|pin)\b{_QUALIFIER}"
+            rf"(?:\s+(?:this|next|from)\s+\w+)?(?:\s*[:=#]\s*|{_IS}|\s+)"
+            r"(?P<secret>[0-9]{3,8}|[0-9]{1,3}(?:-[0-9]{1,3}){2,3})(?![0-9a-z])"
+        ),
+        hints=("code", "combination", "combo", "pin"),
+    ),
+    _Rule(
+        "password",
+        re.compile(
+            rf"(?<!\w)[וה]?קוד\s+(?:של\s+)?[הלב]?(?:{_LOCK_WORDS_HE})(?:\s+[^\s.:=;,!?]{{1,20}}){{0,2}}?"
+            r"(?:\s*[:=]\s*|\s+(?:היא|הוא|זה)\s+|\s+)(?P<secret>[0-9]{3,8})(?![0-9])"
+        ),
+        hints=("קוד",),
     ),
     # Two-factor backup codes, after their name: "8492 1047", "a1b2c-3d4e5", "Xk29fLq0"; each has a digit.
     # A one-time code ("the 2FA code was 482913") is dead in a minute: not one of them.

@@ -346,7 +346,7 @@ def test_an_agent_reports_a_memory_it_can_read_as_used(secured: tuple[TestClient
 def test_an_expired_memory_is_not_found(secured: tuple[TestClient, EmbeddedHub]) -> None:
     api, hub = secured
     week = {
-        "text": "The gate code this week is 4432",
+        "text": "The cleaner comes on Thursday this week",
         "agent": "owner",
         "scope": "temporary",
         "ttl_seconds": 600,

@@ -93,9 +93,9 @@ def test_every_hit_says_where_it_came_from_and_whether_it_is_stale(
     make_agent: Callable[..., Memhub], hub: EmbeddedHub
 ) -> None:
     wa = make_agent("wa-assistant", "whatsapp")
-    [memory_id] = stored(wa, wa.publish("The gate code of Rina's building is 4821", source="wa:msg:77",
+    [memory_id] = stored(wa, wa.publish("Rina's building has guest parking in spot 14", source="wa:msg:77",
                                         occurred_at="2026-04-02T09:00:00Z"))  # fmt: skip
-    [fresh] = wa.search("gate code at Rina's")
+    [fresh] = wa.search("guest parking at Rina's")
     assert (fresh.agent, fresh.channel, fresh.source, fresh.confidence) == (
         "wa-assistant", "whatsapp", "wa:msg:77", "medium"
     )  # fmt: skip
@@ -103,9 +103,9 @@ def test_every_hit_says_where_it_came_from_and_whether_it_is_stale(
     assert not fresh.stale and fresh.conflict_ids == []
 
     hub.services.store.update(memory_id, {"state": State.stale})
-    [old] = wa.search("gate code at Rina's")
+    [old] = wa.search("guest parking at Rina's")
     assert old.stale and old.state == "stale"
-    assert wa.search("gate code at Rina's", states=["active"]) == []
+    assert wa.search("guest parking at Rina's", states=["active"]) == []
 
 
 def test_the_newest_version_of_an_updated_fact_ranks_first(make_agent: Callable[..., Memhub]) -> None:
