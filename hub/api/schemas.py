@@ -17,6 +17,7 @@ from pydantic import (
 )
 
 from hub.models import Confidence, EventCreate, Kind, Memory, Scope, State, Tier
+from hub.secrets import ensure_no_secrets
 from hub.status import EventState
 from hub.store.base import Hit, SearchMode
 
@@ -40,6 +41,18 @@ def _day_in_range(value: date) -> date:
 
 # A calendar day written YYYY-MM-DD.
 IsoDay = Annotated[date, BeforeValidator(_iso_day), AfterValidator(_day_in_range)]
+
+
+def _no_secrets(value: str) -> str:
+    ensure_no_secrets(
+        value
+    )  # SecretError is a ValueError: a 422 naming the field and the kind, not the value
+    return value
+
+
+# Free text a decision keeps (its note, who made it) in the ledger and the memory's history: screened
+# like an event's text, since a note is stored as surely as a memory is ("done, the new PIN is 4821").
+DecisionText = Annotated[str, AfterValidator(_no_secrets)]
 
 MAX_BATCH_EVENTS = 500
 

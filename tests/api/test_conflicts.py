@@ -375,3 +375,27 @@ def test_a_schedule_said_as_a_wish_waits_for_the_owner(
     [conflict] = conflicts(api)
     assert (conflict["severity"], conflict["status"], conflict["proposal"]) == ("medium", "open", five)
     assert api.get(f"/v1/memories/{four}").json()["state"] == "active"
+
+
+SECRET_NOTE = "he reset it, the new alarm password is Zq7#kP2!mW9x"
+
+
+def test_a_decision_whose_note_holds_a_secret_is_refused_and_nothing_is_kept(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    # The note went into the ledger and the loser's history unscreened, and the by into both.
+    wa = make_agent("wa", "whatsapp")
+    [late, _] = publish_all(wa, "Netanel works until 20:00", "Netanel works until 17:00")
+    [conflict] = conflicts(api)
+    for body in ({"keep": late, "note": SECRET_NOTE}, {"keep": late, "by": "owner, password: Zq7#kP2!mW9x"}):
+        refused = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json=body)
+        assert refused.status_code == 422, refused.text
+        assert "password" in refused.text and "Zq7#kP2!mW9x" not in refused.text
+    ledger = api.get(f"/v1/conflicts/{conflict['id']}")
+    assert ledger.json()["status"] == "open" and "Zq7#kP2" not in ledger.text
+    assert "Zq7#kP2" not in api.get(f"/v1/memories/{late}").text  # nor in its history
+
+    # Closing a loop and deciding a proposal keep their notes the same way.
+    for path in ("/v1/memories/m-1/resolve", "/v1/promotions/p-1/approve", "/v1/promotions/p-1/reject"):
+        refused = api.post(path, json={"note": SECRET_NOTE})
+        assert refused.status_code == 422 and "Zq7#kP2!mW9x" not in refused.text, path

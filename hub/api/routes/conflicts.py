@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException, Query, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from hub.api.deps import CallerDep, ServicesDep
-from hub.api.schemas import ErrorBody, InvalidRequest
+from hub.api.schemas import DecisionText, ErrorBody, InvalidRequest
 from hub.conflicts import ledger
 from hub.conflicts.judge import Severity
 from hub.conflicts.ledger import Conflict, ConflictStatus
@@ -36,8 +36,8 @@ class ResolveRequest(BaseModel):
     )
 
     keep: str = Field(description="The memory id to keep (the other is superseded), or `both` to dismiss.")
-    note: str | None = Field(None, max_length=2_000)
-    by: str = Field("owner", max_length=200, description="Who decided: `owner` or an agent's name.")
+    note: DecisionText | None = Field(None, max_length=2_000)
+    by: DecisionText = Field("owner", max_length=200, description="Who decided: `owner` or an agent's name.")
 
 
 class Question(BaseModel):

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.convertors import PathConvertor, register_url_convertor
 
 from hub.api.deps import CallerDep, ServicesDep
-from hub.api.schemas import ErrorBody, IsoDay, MemoryPublic
+from hub.api.schemas import DecisionText, ErrorBody, IsoDay, MemoryPublic
 from hub.locks import writing
 from hub.models import Change, Kind, State, utcnow
 from hub.pages import daily, project
@@ -33,10 +33,10 @@ Page = TypeVar("Page", DailyPage, ProjectPage)
 class ResolveRequest(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"by": "owner", "note": "Booked for Tuesday"}]})
 
-    by: Annotated[str, Field(max_length=200, description="Who closed it: `owner` or an agent's name.")] = (
-        "owner"
-    )
-    note: Annotated[str | None, Field(max_length=2_000, description="How it was settled.")] = None
+    by: Annotated[
+        DecisionText, Field(max_length=200, description="Who closed it: `owner` or an agent's name.")
+    ] = "owner"
+    note: Annotated[DecisionText | None, Field(max_length=2_000, description="How it was settled.")] = None
 
 
 def _negotiated(request: Request, page: Page) -> Page | Response:

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from hub.api.deps import CallerDep, ServicesDep
-from hub.api.schemas import ErrorBody
+from hub.api.schemas import DecisionText, ErrorBody
 from hub.auth.principal import Principal
 from hub.models import utcnow
 from hub.promotion import proposals, weekly
@@ -34,10 +34,10 @@ class ProposalList(BaseModel):
 class DecisionRequest(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"by": "owner", "note": "Yes, keep this one"}]})
 
-    by: Annotated[str, Field(max_length=200, description="Who decided: `owner` or an agent's name.")] = (
-        "owner"
-    )
-    note: Annotated[str | None, Field(max_length=2_000)] = None
+    by: Annotated[
+        DecisionText, Field(max_length=200, description="Who decided: `owner` or an agent's name.")
+    ] = "owner"
+    note: Annotated[DecisionText | None, Field(max_length=2_000)] = None
 
 
 @router.get("/v1/promotions", summary="List promotion proposals", response_model=ProposalList)
