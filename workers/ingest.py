@@ -31,7 +31,7 @@ from hub.keys import Keys
 from hub.models import EventCreate, Memory, check_time, memory_id_for
 from hub.queue import schedule_drain
 from hub.screening import redact_raw, screen
-from hub.secrets import redact
+from hub.secrets import SecretError, find_secrets, redact
 from hub.services import Services
 from hub.status import EventState, dead_letter, mark_stored
 from hub.store.base import MemoryPoint
@@ -198,6 +198,14 @@ def ingest_batch(
                 pipe, keys, event_id=event_id, status=EventState.failed, error=error, raw=redact_raw(raw)
             )
             report.failed += 1
+            continue
+        if secret := find_secrets(event_id):
+            # Written to the stream by hand, past the SDK's and the API's screen: the id would become a
+            # Redis key and the memory's event_id. Refused under its redacted form, the only one kept.
+            error = f"id: {SecretError(secret)}"
+            dead_letter(pipe, keys, event_id=redact(event_id, secret), status=EventState.rejected, error=error,
+                        raw=redact_raw(raw))  # fmt: skip
+            report.rejected += 1
             continue
         try:
             memory = parse_entry(event_id, raw, redact_secrets=settings.secrets_policy == "redact")

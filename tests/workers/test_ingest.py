@@ -350,3 +350,23 @@ def test_an_event_written_by_tries_whose_acknowledgement_failed_is_stored_not_de
     assert status.memory_id == memory_id_for(event_id)
     assert services.store.count() == 1 and list_dead_letters(redis, services.keys) == []
     assert redis.xlen(services.keys.stream) == 0  # acknowledged and gone
+
+
+def test_a_stream_entry_whose_id_is_a_secret_is_refused_under_its_redacted_id(
+    make_services: Callable[..., Services],
+) -> None:
+    # A publisher writing to the stream by hand put a token in the entry's id: it became the status key
+    # (memhub:event:<token>) and the memory's event_id.
+    services = make_services()
+    keys, redis = services.keys, services.redis
+    redis.xadd(keys.stream, {"id": TOKEN, "event": envelope({"text": "Dana likes figs", "agent": "ci"})})
+    redis.xadd(keys.stream, {"id": "fine-1", "event": envelope({"text": "Dana likes dates", "agent": "ci"})})
+
+    report = drain_stream(services, consumer="test")
+
+    assert (report.rejected, report.stored) == (1, 1)  # the other event is not taken down with it
+    [letter] = list_dead_letters(redis, keys)
+    assert letter.id == "[REDACTED:github_token]" and letter.status is EventState.rejected
+    assert letter.error.startswith("id: text contains") and TOKEN not in letter.error
+    assert not any(TOKEN in key.decode() for key in redis.scan_iter(f"{keys.prefix}:*"))
+    assert [m.event_id for m in services.store.get([memory_id_for("fine-1")])] == ["fine-1"]
