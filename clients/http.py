@@ -13,7 +13,7 @@ from pydantic_core import to_jsonable_python
 
 from clients.events import NotAcknowledged, build_event, with_ids
 from clients.retry import retried
-from hub.api.schemas import EventStatusPublic, MemoryPage, MemoryPublic, SearchHit
+from hub.api.schemas import EventStatusPublic, MemoryPage, MemoryPublic, Question, SearchHit
 from hub.compaction.core_block import CoreBlock
 from hub.compaction.jobs import CompactionJob
 from hub.conflicts.ledger import Conflict
@@ -204,6 +204,21 @@ class Memhub:
         params = {"agent": self.agent, **filters}
         found = self._call("GET", "/v1/conflicts", params={k: v for k, v in params.items() if v is not None})
         return [Conflict.model_validate(c) for c in found["conflicts"]]
+
+    def questions(self) -> list[Question]:
+        """Open conflicts the owner is to decide that this agent should ask about, each with the channel
+        to ask in and the answers it may take; send the answer with `resolve_conflict`."""
+        found = self._call("GET", "/v1/questions", params={"agent": self.agent})
+        return [Question.model_validate(q) for q in found["questions"]]
+
+    def resolve_conflict(
+        self, conflict_id: str, keep: str, *, note: str | None = None, by: str = "owner"
+    ) -> Conflict:
+        """Decide a conflict as the owner answered: `keep` a memory id (the other is superseded), or
+        `both`. A second decision is refused (409), naming the one that stands."""
+        body = {"keep": keep, "by": by, "note": note}
+        found = self._call("POST", f"/v1/conflicts/{_segment(conflict_id)}/resolve", json=body)
+        return Conflict.model_validate(found)
 
     def used(self, memory_id: str) -> UseRecorded:
         """Report that a memory this agent retrieved was used: a signal toward long-term memory."""

@@ -233,6 +233,21 @@ class Health(BaseModel):
     workers: int
 
 
+class Question(BaseModel):
+    """An open conflict the owner is to decide, as the agent should ask it."""
+
+    conflict_id: str
+    ask_in: str | None = Field(
+        description="The channel this agent should ask in (where it learned its side)."
+    )
+    question: str
+    options: dict[str, str] = Field(description="Answer -> the `keep` value to send to the resolve route.")
+
+
+class QuestionList(BaseModel):
+    questions: list[Question]
+
+
 class ErrorBody(BaseModel):
     detail: str = Field(description="What went wrong, naming what to fix.")
 

@@ -159,3 +159,26 @@ def test_a_wait_behind_a_backlog_stays_within_the_keys_rate_limit(
         finally:
             workers.join()
             hub.stop()
+
+
+def test_an_agent_asks_the_owners_question_and_sends_the_answer_through_the_sdk(
+    make_agent: Callable[..., Memhub],
+) -> None:
+    # The SDK could list conflicts but neither fetch the questions nor send the owner's answer.
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    allergic = stored(wa, "Netanel is allergic to peanuts")
+    not_allergic = stored(tg, "Netanel has no food allergies")
+
+    [question] = tg.questions()
+    assert question.ask_in == "telegram" and set(question.options.values()) == {
+        allergic,
+        not_allergic,
+        "both",
+    }
+    decided = tg.resolve_conflict(question.conflict_id, allergic, note="owner: yes, peanuts")
+    assert (decided.status, decided.resolution and decided.resolution.keep) == ("resolved", allergic)
+    assert tg.memory(not_allergic).superseded_by == allergic and tg.questions() == []
+
+    with pytest.raises(MemhubError) as again:
+        tg.resolve_conflict(question.conflict_id, "both")
+    assert again.value.status_code == 409 and "already resolved" in str(again.value)

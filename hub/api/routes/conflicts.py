@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException, Query, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from hub.api.deps import CallerDep, ServicesDep
-from hub.api.schemas import DecisionText, ErrorBody, InvalidRequest
+from hub.api.schemas import DecisionText, ErrorBody, InvalidRequest, Question, QuestionList
 from hub.conflicts import ledger
 from hub.conflicts.judge import Severity
 from hub.conflicts.ledger import Conflict, ConflictStatus
@@ -38,19 +38,6 @@ class ResolveRequest(BaseModel):
     keep: str = Field(description="The memory id to keep (the other is superseded), or `both` to dismiss.")
     note: DecisionText | None = Field(None, max_length=2_000)
     by: DecisionText = Field("owner", max_length=200, description="Who decided: `owner` or an agent's name.")
-
-
-class Question(BaseModel):
-    conflict_id: str
-    ask_in: str | None = Field(
-        description="The channel this agent should ask in (where it learned its side)."
-    )
-    question: str
-    options: dict[str, str] = Field(description="Answer -> the `keep` value to send to the resolve route.")
-
-
-class QuestionList(BaseModel):
-    questions: list[Question]
 
 
 def _found(services: ServicesDep, conflict_id: str) -> Conflict:
