@@ -11,6 +11,7 @@ from rq.job import Job
 from hub.compaction.compact import compact
 from hub.compaction.jobs import CompactionRequest, JobProgress, enqueue_compactions
 from hub.compaction.scan import known_agents
+from hub.promotion.jobs import enqueue_scoring
 from workers import runtime
 
 __all__ = ["compact_agent", "compact_every_agent", "enqueue_compactions"]
@@ -40,11 +41,19 @@ def compact_agent(agent: str, dry_run: bool = False) -> dict[str, Any]:
     """RQ job: compact one agent's memories (only plan it, with `dry_run`); the report."""
     request = CompactionRequest(agent=agent, dry_run=dry_run)
     services = runtime.current()
-    # Cleared first: a core that goes over budget while this runs triggers a new compaction.
-    services.redis.delete(services.keys.compaction_scheduled(request.agent))
+    if not request.dry_run:
+        # Cleared first: a core that goes over budget while this runs triggers a new compaction. A dry
+        # run leaves it: the compaction it stands for still waits, and a second would queue behind it.
+        services.redis.delete(services.keys.compaction_scheduled(request.agent))
     job = get_current_job()
     progress = MetaProgress(job) if job is not None else None
     report = compact(services, request.agent, dry_run=request.dry_run, progress=progress)
+    if not report.dry_run:
+        # A merge gives the kept memory its copies' sightings (days, sessions, agents): scored again, it
+        # may now merit a proposal. Nothing else would score it: the reviews score the day's memories.
+        skipped = set(report.skipped)
+        kept = [group.canonical for group in report.merge if set(group.merged) - skipped]
+        enqueue_scoring(services.background_queue, kept)
     return report.model_dump(mode="json")
 
 

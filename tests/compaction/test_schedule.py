@@ -14,11 +14,15 @@ from rq.cron import CronScheduler
 from clients import Memhub
 from clients.events import build_event
 from hub.compaction.core_block import read_core
+from hub.compaction.jobs import CompactionRequest, enqueue_compaction, request_compaction
 from hub.compaction.schedule import CronThread, build_scheduler
 from hub.embedded import EmbeddedHub
 from hub.models import utcnow
+from hub.services import Services
 from hub.settings import Settings
 from tests.compaction.helpers import days_ago, stored
+from workers import runtime
+from workers.worker import make_worker
 
 SettingsFactory = Callable[..., Settings]
 PLANTS = ["ficus", "basil", "lemon tree", "orchid", "cactus", "mint", "fern", "rosemary"]
@@ -123,3 +127,30 @@ def test_the_cron_thread_registers_and_stops_promptly(make_settings: SettingsFac
     cron.stop()
     assert not cron.thread.is_alive() and time.monotonic() - started < 2
     assert cron.scheduler.name not in {s.name for s in CronScheduler.all(redis)}
+
+
+def test_a_dry_run_leaves_a_waiting_triggered_compaction_the_only_one(
+    make_services: Callable[..., Services],
+) -> None:
+    services = make_services()
+    redis, queue, keys = services.redis, services.queue, services.keys
+    # The owner asks for a dry run; then the core goes over budget while the dry run waits its turn.
+    dry = enqueue_compaction(queue, CompactionRequest(agent="wa-assistant", dry_run=True))
+    triggered = request_compaction(redis, queue, keys, "wa-assistant", reason="core over budget")
+    assert triggered is not None
+
+    runtime.install(services)
+    try:
+        make_worker(services).work(burst=True, max_jobs=1, logging_level="WARNING")  # the dry run only
+        assert dry.get_status(refresh=True) == "finished"
+        assert triggered.get_status(refresh=True) == "queued"
+        # The flag stands: a dry run that cleared it let the next over-budget check queue a second one.
+        assert request_compaction(redis, queue, keys, "wa-assistant", reason="core over budget") is None
+        assert queue.job_ids == [triggered.id]
+
+        make_worker(services).work(burst=True, logging_level="WARNING")  # the triggered compaction
+        assert triggered.get_status(refresh=True) == "finished"
+        # Once it has started, a core that goes over budget again triggers a new one.
+        assert not redis.exists(keys.compaction_scheduled("wa-assistant"))
+    finally:
+        runtime.install(None)
