@@ -78,6 +78,10 @@ def cmd_maintenance(args: argparse.Namespace) -> int:
               file=sys.stderr)  # fmt: skip
         return 2
     except MemhubError as exc:
+        # No such agent (the hub names the agents it knows) or job: the hub's one line says it all.
+        if exc.status_code == 404:
+            print(f"memhub maintenance: {exc.detail}", file=sys.stderr)
+            return 2
         # The hub answered: saying it did not would send the user to restart a hub that runs.
         key = "; pass --api-key or set MEMHUB_API_KEY" if exc.status_code == 401 else ""
         print(f"memhub maintenance: the hub at {url} refused it ({exc}){key}", file=sys.stderr)

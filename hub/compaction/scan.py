@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from datetime import UTC, datetime
+from itertools import islice
 
 from hub.models import Memory, State
 from hub.store.base import MemoryFilter, MemoryStore, scroll_all
@@ -12,6 +14,9 @@ LIVE = frozenset({State.active, State.stale})
 # Visibility is judged at `now`; at the epoch nothing has expired yet, so maintenance sees the
 # expired temporary memories it has to purge.
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# Naming the agents reads memories page by page (2 s per 50,000 on the embedded store), where a count
+# takes milliseconds: the answer to a mistyped name reads at most this many, quick at any size.
+NAMED_FROM = 10_000
 
 
 def agent_memories(store: MemoryStore, agent: str) -> list[Memory]:
@@ -20,10 +25,23 @@ def agent_memories(store: MemoryStore, agent: str) -> list[Memory]:
     return list(scroll_all(store, flt))
 
 
-def known_agents(store: MemoryStore) -> list[str]:
-    """Every agent with a memory in the store, sorted."""
+def known_agents(store: MemoryStore, *, most: int | None = None) -> list[str]:
+    """Every agent with a memory in the store, sorted; with `most`, those among the first `most` memories."""
     flt = MemoryFilter(now=EPOCH, all_scopes=True, states=frozenset(State))
-    return sorted({memory.agent for memory in scroll_all(store, flt)})
+    return sorted({memory.agent for memory in islice(scroll_all(store, flt), most)})
+
+
+def unknown_agent(store: MemoryStore, agent: str, *, most: int = NAMED_FROM) -> str | None:
+    """Why `agent` has nothing to compact, naming the agents among the first `most` memories; None if it
+    has some."""
+    every = MemoryFilter(now=EPOCH, all_scopes=True, states=frozenset(State))
+    if store.count(replace(every, agents=frozenset({agent}))):
+        return None
+    named = known_agents(store, most=most)
+    if not named:
+        return f"agent {agent!r} has no memories to compact: the hub holds none yet"
+    some = " include" if store.count(every) > most else " are"
+    return f"agent {agent!r} has no memories to compact; the agents with memories{some}: {', '.join(named)}"
 
 
 def superseded_by_winner(store: MemoryStore) -> dict[str, list[str]]:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from clients import Memhub
 from tests.helpers import ROOT, free_port, memhub_process, stop, wait_healthy
 
 ADMIN = "operator-admin-key"
@@ -34,6 +35,21 @@ def test_a_refusal_says_the_hub_refused_and_what_to_pass_not_that_it_did_not_ans
         )
         assert refused.stderr.rstrip().endswith("pass --api-key or set MEMHUB_API_KEY")
         assert "did not answer" not in refused.stderr and "Traceback" not in refused.stderr
+
+        # A name with no memories (a typo) is one line naming the agents that have them, not "0 changes".
+        empty = maintenance("--api-key", ADMIN, url=url)
+        assert (empty.returncode, empty.stdout) == (2, "")
+        assert (
+            empty.stderr
+            == "memhub maintenance: agent 'wa' has no memories to compact: the hub holds none yet\n"
+        )
+        with Memhub(url, agent="wa", api_key=ADMIN) as wa:
+            assert wa.wait(wa.publish("Dana likes green tea")).status == "stored"
+        typo = maintenance("--api-key", ADMIN, "--agent", "wq", url=url)
+        assert (typo.returncode, typo.stdout) == (2, "")
+        assert typo.stderr == (
+            "memhub maintenance: agent 'wq' has no memories to compact; the agents with memories are: wa\n"
+        )
 
         done = maintenance("--api-key", ADMIN, url=url)
         assert done.returncode == 0, done.stderr

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Body, HTTPException, Path, status
 from hub.api.deps import ServicesDep
 from hub.api.schemas import ErrorBody
 from hub.compaction.jobs import CompactionJob, CompactionRequest, enqueue_compaction, read_job
+from hub.compaction.scan import unknown_agent
 
 router = APIRouter(prefix="/v1/maintenance", tags=["maintenance"])
 
@@ -22,12 +23,22 @@ router = APIRouter(prefix="/v1/maintenance", tags=["maintenance"])
     summary="Start an agent's compaction",
     response_model=CompactionJob,
     status_code=status.HTTP_202_ACCEPTED,
+    responses={
+        404: {
+            "model": ErrorBody,
+            "description": "The agent has no memories (a mistyped name?): the agents that have are named.",
+        }
+    },
 )
 def start_compaction(
     body: Annotated[CompactionRequest, Body(examples=[{"agent": "wa-assistant", "dry_run": True}])],
     services: ServicesDep,
 ) -> CompactionJob:
     """Queue one agent's compaction (a dry run reports the plan and changes nothing)."""
+    # A mistyped name would otherwise run, find nothing and report "0 changes", as if all were well.
+    missing = unknown_agent(services.store, body.agent)
+    if missing is not None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, missing)
     job = enqueue_compaction(services.queue, body, reason="manual")
     return _found(services, job.id)
 
