@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from hub.compaction.apply import purge_expired
 from hub.compaction.core_block import agents_over_budget
 from hub.compaction.jobs import request_compaction
 from hub.compaction.sweep import day_memories, sweep_conflicts
@@ -44,9 +45,15 @@ def review_memories(events_by_memory: dict[str, list[str]]) -> dict[str, Any]:
 
 
 def review_day(window_hours: float = 24.0) -> dict[str, Any]:
-    """RQ job: conflict and promotion sweeps over the last `window_hours`, then over-budget compactions."""
+    """RQ job: purge what expired, conflict and promotion sweeps over the last `window_hours`, then
+    over-budget compactions."""
     services = runtime.current()
     now = utcnow()
+    # An agent's compaction purges its expired memories, but it runs weekly: meanwhile a conflict about
+    # one stayed open, and a memory it had superseded stayed hidden behind one nobody finds.
+    purged = purge_expired(
+        store=services.store, redis=services.redis, keys=services.keys, now=now, by="review"
+    )
     day = day_memories(services, since=now - timedelta(hours=window_hours), now=now)
     sweep = sweep_conflicts(services, day)
     # Scored after the conflict sweep, which may have folded some of the day's memories away.
@@ -59,6 +66,7 @@ def review_day(window_hours: float = 24.0) -> dict[str, Any]:
         if request_compaction(services.redis, services.queue, services.keys, agent, reason="core over budget")
     ]
     return {
+        "purged": purged,
         "conflict_sweep": sweep.model_dump(),
         "promotion": {"scored": len(assessments)},
         "over_budget": over,

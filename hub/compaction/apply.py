@@ -19,7 +19,7 @@ from redis import Redis
 
 from hub.compaction.duplicates import Progress
 from hub.compaction.plan import Compaction, MergePlan
-from hub.compaction.scan import LIVE, superseded_by_winner
+from hub.compaction.scan import LIVE, expired_memories, superseded_by_winner
 from hub.conflicts.ledger import open_conflicts_of
 from hub.conflicts.resolve import settle_moot
 from hub.keys import Keys
@@ -43,23 +43,25 @@ def _record(memory: Memory, change: Change) -> list[Change]:
 
 
 def _reinstate(
-    store: MemoryStore, loser: Memory, *, expired: str, successor: str | None, now: datetime
+    store: MemoryStore, loser: Memory, *, expired: str, successor: str | None, now: datetime, by: str
 ) -> None:
     """`loser` was superseded by `expired`: link it to what superseded that memory, or make it active again."""
     note = f"the temporary memory that superseded it expired: {expired}"
     if successor is None:
         fields: dict[str, object] = {"state": State.active, "superseded_by": None}
         changes = {"state": [loser.state.value, State.active.value], "superseded_by": [expired, None]}
-        change = Change(at=now, action="restored", by=BY, note=note, changes=changes)
+        change = Change(at=now, action="restored", by=by, note=note, changes=changes)
     else:
         fields = {"superseded_by": successor}
         changes = {"superseded_by": [expired, successor]}
         note += f", and {successor} had superseded that"
-        change = Change(at=now, action="superseded", by=BY, note=note, changes=changes)
+        change = Change(at=now, action="superseded", by=by, note=note, changes=changes)
     store.update(loser.id, {**fields, "history": _record(loser, change)})
 
 
-def purge(store: MemoryStore, memory_id: str, *, now: datetime, losers: dict[str, list[str]]) -> bool:
+def purge(
+    store: MemoryStore, memory_id: str, *, now: datetime, losers: dict[str, list[str]], by: str = BY
+) -> bool:
     """Delete an expired memory, first reinstating what it superseded (`losers`: ids by their winner's id)."""
     memory = _one(store, memory_id)
     if memory is not None and not memory.expired(now):
@@ -69,12 +71,44 @@ def purge(store: MemoryStore, memory_id: str, *, now: datetime, losers: dict[str
         if loser.state is not State.superseded or loser.superseded_by != memory_id:
             continue  # it moved on since
         successor = later.id if later is not None and later.id != loser.id else None
-        _reinstate(store, loser, expired=memory_id, successor=successor, now=now)
+        _reinstate(store, loser, expired=memory_id, successor=successor, now=now, by=by)
         if successor is not None:  # should that one be purged later in this plan, the loser moves on again
             losers.setdefault(successor, []).append(loser.id)
     # Deleted last: if this stops half-way, the next compaction finds the expired memory and finishes.
     store.delete([memory_id])
     return True
+
+
+def purge_and_settle(
+    store: MemoryStore,
+    redis: Redis,
+    keys: Keys,
+    memory_id: str,
+    *,
+    now: datetime,
+    losers: dict[str, list[str]],
+    by: str = BY,
+) -> bool:
+    """`purge`, then settle the open conflicts the memory sat in for their other side."""
+    purged = purge(store, memory_id, now=now, losers=losers, by=by)
+    if purged:  # nobody is asked about a memory that expired: the other side stands
+        settle_moot(redis, keys, memory_id, why="expired and purged", by=by)
+    return purged
+
+
+def purge_expired(*, store: MemoryStore, redis: Redis, keys: Keys, now: datetime, by: str) -> list[str]:
+    """Purge every agent's expired temporary memories, as their compactions would; the ids purged."""
+    expired = expired_memories(store, now)
+    if not expired:
+        return []
+    with writing(redis, keys) as lock:
+        losers = superseded_by_winner(store)
+        purged = []
+        for memory_id in expired:
+            lock.reacquire()  # still writing: the writers' lock is held afresh for a while
+            if purge_and_settle(store, redis, keys, memory_id, now=now, losers=losers, by=by):
+                purged.append(memory_id)
+    return purged
 
 
 def merge(store: MemoryStore, plan: MergePlan, *, now: datetime, stale_before: datetime) -> list[str]:
@@ -173,10 +207,7 @@ def apply_plan(
     with writing(redis, keys) as lock:
         losers = superseded_by_winner(store) if plan.purge else {}
         for memory_id in plan.purge:
-            purged = purge(store, memory_id, now=now, losers=losers)
-            if purged:  # nobody is asked about a memory that expired: the other side stands
-                settle_moot(redis, keys, memory_id, why="expired and purged", by=BY)
-            step(purged, memory_id)
+            step(purge_and_settle(store, redis, keys, memory_id, now=now, losers=losers), memory_id)
         contested = open_conflicts_of(redis, keys, [m for group in plan.merge for m in group.merged])
         for group in plan.merge:
             # A copy in an open conflict stays itself until the owner decides: merged away, the

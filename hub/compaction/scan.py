@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from itertools import islice
 
-from hub.models import Memory, State
+from hub.models import Memory, Scope, State
 from hub.store.base import MemoryFilter, MemoryStore, scroll_all
 
 LIVE = frozenset({State.active, State.stale})
@@ -42,6 +42,14 @@ def unknown_agent(store: MemoryStore, agent: str, *, most: int = NAMED_FROM) -> 
         return f"agent {agent!r} has no memories to compact: the hub holds none yet"
     some = " include" if store.count(every) > most else " are"
     return f"agent {agent!r} has no memories to compact; the agents with memories{some}: {', '.join(named)}"
+
+
+def expired_memories(store: MemoryStore, now: datetime) -> list[str]:
+    """The ids of every agent's temporary memories expired by `now`, in any state."""
+    flt = MemoryFilter(
+        now=EPOCH, all_scopes=True, scopes=frozenset({Scope.temporary}), states=frozenset(State)
+    )
+    return sorted(memory.id for memory in scroll_all(store, flt) if memory.expired(now))
 
 
 def superseded_by_winner(store: MemoryStore) -> dict[str, list[str]]:
