@@ -2,7 +2,8 @@
 
 - the same fact again: the older memory is reinforced (a sighting, a history entry) and the new copy
   is dropped, so reinforcement never duplicates; only when the new copy adds nothing the older one
-  lacks (`adds_nothing`), since its words are dropped with it;
+  lacks (`adds_nothing`), since its words are dropped with it, and nothing points at it (a conflict,
+  a memory it superseded);
 - a contradiction: a conflict is recorded with both statements, then the policy applies — a
   correction supersedes at once (what it names, or else what the rules find it contradicts),
   configured severities auto-resolve (newer wins, with a note), the owner is asked about others,
@@ -130,6 +131,7 @@ class Reviewer:
         named = self._apply_explicit_corrections(memory) if memory.kind is Kind.correction else set()
         # Once the memory has superseded another, or sits in a conflict, it stays: folded away, it
         # would leave that one superseded by (or in a conflict with) a memory that no longer exists.
+        # This review's own findings are known here; earlier ones are read before a fold (`_holds_links`).
         involved = bool(named)
         for rank, (older, similarity) in enumerate(self.candidates(memory, dense)):
             # A reported change ("quit the thursday futsal") replaces one fact: the closest one.
@@ -142,9 +144,11 @@ class Reviewer:
                 and may_fold(older, memory)
                 and adds_nothing(older.text, memory.text)
             ):
-                self._reinforce(older, memory)
-                outcome.merged_into[memory.id] = older.id
-                return
+                if not self._holds_links(memory):
+                    self._reinforce(older, memory)
+                    outcome.merged_into[memory.id] = older.id
+                    return
+                involved = True
             if judgement.verdict is Verdict.conflict:
                 # A correction that names what it corrects corrects only that; other memories it
                 # contradicts are ordinary conflicts (the October appointment moved says nothing
@@ -155,6 +159,28 @@ class Reviewer:
                 )
                 outcome.conflicts.append(self._conflict(older, memory, judgement, corrects=corrects))
                 involved = True
+
+    def _holds_links(self, memory: Memory) -> bool:
+        """Whether other records point at `memory`: an open conflict in the ledger, or a memory it
+        superseded (a correction's target or a compaction's copy, both named in `related`, or the
+        loser of a conflict decided for it). An earlier review, or the owner, made them; a
+        restatement backfilled with an earlier date, found by a later sweep, would fold it away.
+
+        Such a memory is not folded: deleted, it would leave a question that can never be answered
+        and links to nothing. Compaction merges it later if it still repeats the other, marking it
+        superseded rather than deleting it, so every link still leads somewhere.
+        """
+        if ledger.open_conflicts_of(self.redis, self.keys, [memory.id])[memory.id]:
+            return True
+        won = [
+            other
+            for c in ledger.all_conflicts(self.redis, self.keys)
+            if c.resolution is not None and c.resolution.keep == memory.id
+            for other in c.memory_ids
+            if other != memory.id
+        ]
+        losers = [*memory.related, *won]
+        return any(m.superseded_by == memory.id for m in self.store.get(losers)) if losers else False
 
     def _reinforce(self, older: Memory, newer: Memory) -> None:
         """Fold `newer` into `older`: one memory, one more sighting."""

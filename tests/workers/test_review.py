@@ -2,6 +2,7 @@
 
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import timedelta
 from functools import partial
 
 import pytest
@@ -11,10 +12,11 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
+from hub.compaction.sweep import day_memories, sweep_conflicts
 from hub.conflicts import ledger
 from hub.conflicts.jobs import REVIEW_JOB
 from hub.conflicts.ledger import ConflictStatus
-from hub.models import State, memory_id_for
+from hub.models import State, memory_id_for, utcnow
 from hub.queue import DRAIN_JOB
 from hub.services import Services
 from hub.status import EventState, read_status
@@ -185,3 +187,59 @@ def test_a_review_killed_while_recording_a_conflict_records_it_whole_when_it_run
         older.id: [conflict.id],
         newer.id: [conflict.id],
     }
+
+
+def test_a_memory_in_an_open_conflict_is_not_folded_into_a_restatement_backfilled_later(
+    make_services: Callable[..., Services],
+) -> None:
+    # An import backfills a restatement of the newer side of an open conflict, dated a month ago: the
+    # nightly sweep folded that side into it and deleted it, leaving the owner asked about a memory
+    # that no longer existed (404), on a question that could never be answered.
+    services = make_services()
+    events = []
+    for agent, text in (("wa", "Netanel works until 20:00"), ("tg", "Netanel finishes work at 18:00")):
+        events.append(publisher(services, agent).publish(text))
+        drain_stream(services, consumer="test")
+        run_worker(services, burst=True, sweep_interval=60)
+    works, finishes = (memory_id_for(e) for e in events)
+    [asked] = ledger.all_conflicts(services.redis, services.keys)
+    assert asked.memory_ids == [works, finishes] and asked.open
+    old = (utcnow() - timedelta(days=30)).isoformat()
+    backfilled = publisher(services, "tg").publish("Netanel finishes work at 18:00", occurred_at=old)
+    drain_stream(services, consumer="test")
+    run_worker(services, burst=True, sweep_interval=60)
+
+    day = day_memories(services, since=utcnow() - timedelta(hours=24), now=utcnow())
+    report = sweep_conflicts(services, day)
+
+    assert (report.reviewed, report.reinforced) == (3, 0)
+    ids = [works, finishes, memory_id_for(backfilled)]
+    assert [m.id for m in services.store.get(ids)] == ids
+    asked = ledger.get(services.redis, services.keys, asked.id)
+    assert asked is not None and asked.open
+    assert ledger.open_conflicts_of(services.redis, services.keys, [finishes])[finishes] == [asked.id]
+
+
+def test_a_memory_that_superseded_another_is_not_folded_into_a_restatement_backfilled_later(
+    make_services: Callable[..., Services],
+) -> None:
+    # The same with the conflict resolved at once (the newer statement won): folded away, the winner
+    # left the loser superseded by a memory that no longer existed.
+    services = make_services(conflict_auto_resolve=["low", "medium", "high"])
+    events = []
+    for agent, text in (("wa", "Netanel works until 20:00"), ("tg", "Netanel finishes work at 18:00")):
+        events.append(publisher(services, agent).publish(text))
+        drain_stream(services, consumer="test")
+        run_worker(services, burst=True, sweep_interval=60)
+    works, finishes = (memory_id_for(e) for e in events)
+    assert services.store.get([works])[0].superseded_by == finishes
+    old = (utcnow() - timedelta(days=30)).isoformat()
+    publisher(services, "tg").publish("Netanel finishes work at 18:00", occurred_at=old)
+    drain_stream(services, consumer="test")
+    run_worker(services, burst=True, sweep_interval=60)
+
+    day = day_memories(services, since=utcnow() - timedelta(hours=24), now=utcnow())
+    sweep_conflicts(services, day)
+
+    assert [m.id for m in services.store.get([finishes])] == [finishes]
+    assert services.store.get([works])[0].superseded_by == finishes
