@@ -1,9 +1,9 @@
 """The write-time review: each new memory is judged against the close, older memories it can see.
 
-- the same fact again: the older memory is reinforced (a sighting, a history entry) and the new copy
-  is dropped, so reinforcement never duplicates; only when the new copy adds nothing the older one
-  lacks (`adds_nothing`), since its words are dropped with it, and nothing points at it (a conflict,
-  a memory it superseded);
+- the same fact again: the older memory is reinforced (a sighting, a history entry; a stale one is
+  active again) and the new copy is dropped, so reinforcement never duplicates; only when the new
+  copy adds nothing the older one lacks (`adds_nothing`), since its words are dropped with it, and
+  nothing points at it (a conflict, a memory it superseded);
 - a contradiction: a conflict is recorded with both statements, then the policy applies — a
   correction supersedes at once (what it names, or else what the rules find it contradicts),
   configured severities auto-resolve (newer wins, with a note), the owner is asked about others,
@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from redis import Redis
 
@@ -187,21 +188,26 @@ class Reviewer:
         known = {s.event_id for s in older.sightings}
         fresh = [s for s in newer.sightings if s.event_id not in known]
         if fresh:
+            now = utcnow()
+            verified = max(older.last_verified, newer.created_at)
+            fields: dict[str, object] = {"sightings": [*older.sightings, *fresh], "last_verified": verified}
+            changes: dict[str, object] = {
+                "sightings": [len(older.sightings), len(older.sightings) + len(fresh)]
+            }
+            # A stale memory restated now is verified again: kept stale, search would flag a fact said
+            # today as old, and promotion would not move it however often it is said.
+            stale_before = now - timedelta(days=self.settings.stale_after_days)
+            if older.state is State.stale and verified >= stale_before:
+                fields["state"] = State.active
+                changes["state"] = [State.stale.value, State.active.value]
             change = Change(
-                at=utcnow(),
+                at=now,
                 action="reinforced",
                 by=newer.agent,
                 note=f"restated by {newer.agent} on {newer.channel or 'an unknown channel'}: {newer.text}",
-                changes={"sightings": [len(older.sightings), len(older.sightings) + len(fresh)]},
+                changes=changes,
             )
-            self.store.update(
-                older.id,
-                {
-                    "sightings": [*older.sightings, *fresh],
-                    "last_verified": max(older.last_verified, newer.created_at),
-                    "history": [*older.history, change],
-                },
-            )
+            self.store.update(older.id, {**fields, "history": [*older.history, change]})
         self.store.delete([newer.id])
 
     def _apply_explicit_corrections(self, correction: Memory) -> set[str]:

@@ -12,11 +12,13 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
+from hub.compaction.apply import mark_stale
 from hub.compaction.sweep import day_memories, sweep_conflicts
 from hub.conflicts import ledger
 from hub.conflicts.jobs import REVIEW_JOB
 from hub.conflicts.ledger import ConflictStatus
 from hub.models import State, memory_id_for, utcnow
+from hub.promotion.promoter import Promoter
 from hub.queue import DRAIN_JOB
 from hub.services import Services
 from hub.status import EventState, read_status
@@ -243,3 +245,26 @@ def test_a_memory_that_superseded_another_is_not_folded_into_a_restatement_backf
 
     assert [m.id for m in services.store.get([finishes])] == [finishes]
     assert services.store.get([works])[0].superseded_by == finishes
+
+
+def test_a_stale_memory_restated_is_active_again(make_services: Callable[..., Services]) -> None:
+    # Marked stale by compaction, then restated three times by two agents: it stayed stale, so search
+    # flagged a fact said today as old and promotion would not move it ("a stale memory does not move").
+    services = make_services()
+    first = publisher(services, "wa").publish("Netanel's dentist is Dr. Levi on Herzl street")
+    drain_stream(services, consumer="test")
+    run_worker(services, burst=True, sweep_interval=60)
+    dentist = memory_id_for(first)
+    assert mark_stale(services.store, dentist, before=utcnow() + timedelta(days=1), now=utcnow())
+
+    for agent in ("tg", "wa", "tg"):
+        publisher(services, agent).publish("Netanel's dentist is Dr. Levi on Herzl street")
+        drain_stream(services, consumer="test")
+        run_worker(services, burst=True, sweep_interval=60)
+
+    memory = services.store.get([dentist])[0]
+    assert memory.state is State.active and len(memory.sightings) == 4
+    woke, *later = [c for c in memory.history if c.action == "reinforced"]
+    assert woke.changes["state"] == ["stale", "active"] and all("state" not in c.changes for c in later)
+    [assessment] = Promoter.of(services).score([dentist])
+    assert "does not move" not in assessment.reason
