@@ -17,14 +17,13 @@ either: folded into a private canonical, the public fact would vanish from group
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from hub.compaction.scan import LIVE
-from hub.conflicts.fold import adds_nothing
+from hub.conflicts.fold import adds_nothing, same_words
 from hub.conflicts.judge import Judge, Verdict
 from hub.conflicts.review import order, statement
 from hub.embedding import Embedder
@@ -33,7 +32,6 @@ from hub.store.base import MemoryFilter, MemoryStore, SearchMode, SearchQuery, S
 
 Progress = Callable[[str, int, int], None]
 NO_TERMS = SparseVec(indices=[], values=[])
-WORDS = re.compile(r"\w+")
 TIER_RANK = {Tier.core: 0, Tier.semantic: 1, Tier.episodic: 2, Tier.working: 3, Tier.archival: 4}
 
 
@@ -48,19 +46,6 @@ class Group:
 def rank(memory: Memory) -> tuple[int, float, float, str]:
     """Which memory of a group stays: the highest tier, then the oldest."""
     return (TIER_RANK[memory.tier], *order(memory))
-
-
-def same_words(a: Memory, b: Memory) -> bool:
-    """Whether the two say the same words in the same order (case and punctuation aside), with no
-    structured claim either: the same statement, whatever the judge makes of it.
-
-    The judge calls two sentences with no subject it can read ("Always book the 7am train on
-    Mondays") different subjects, even word for word. A structured claim names the subject, which
-    the words may not ("Birthday is 14 July" of Dana and of Noa), so there the judge decides.
-    """
-    if a.subject or b.subject:
-        return False
-    return WORDS.findall(a.text.casefold()) == WORDS.findall(b.text.casefold())
 
 
 def may_merge(a: Memory, b: Memory) -> bool:

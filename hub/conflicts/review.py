@@ -1,9 +1,9 @@
 """The write-time review: each new memory is judged against the close, older memories it can see.
 
-- the same fact again: the older memory is reinforced (a sighting, a history entry; a stale one is
-  active again) and the new copy is dropped, so reinforcement never duplicates; only when the new
-  copy adds nothing the older one lacks (`adds_nothing`), since its words are dropped with it, and
-  nothing points at it (a conflict, a memory it superseded);
+- the same fact again (or the same words, `same_words`): the older memory is reinforced (a sighting,
+  a history entry; a stale one is active again) and the new copy is dropped, so reinforcement never
+  duplicates; only when the new copy adds nothing the older one lacks (`adds_nothing`), since its
+  words are dropped with it, and nothing points at it (a conflict, a memory it superseded);
 - a contradiction: a conflict is recorded with both statements, then the policy applies — a
   correction supersedes at once (what it names, or else what the rules find it contradicts),
   configured severities auto-resolve (newer wins, with a note), the owner is asked about others,
@@ -25,7 +25,7 @@ from datetime import timedelta
 from redis import Redis
 
 from hub.conflicts import ledger
-from hub.conflicts.fold import adds_nothing
+from hub.conflicts.fold import adds_nothing, same_words
 from hub.conflicts.judge import Judge, Judgement, Statement, Verdict
 from hub.conflicts.ledger import Conflict, ConflictStatus, Side
 from hub.conflicts.resolve import ConflictDecided, resolve, settle_moot, supersede
@@ -139,12 +139,12 @@ class Reviewer:
             judgement = self.judge.judge(
                 statement(older), statement(memory), similarity if rank == 0 else None
             )
-            if (
-                judgement.verdict is Verdict.same
-                and not involved
-                and may_fold(older, memory)
-                and adds_nothing(older.text, memory.text)
-            ):
+            # Word for word the same, it is a restatement whatever subject the judge could read (none,
+            # in an instruction), short of a conflict: compaction would fold it later anyway.
+            same = judgement.verdict is Verdict.same or (
+                judgement.verdict is not Verdict.conflict and same_words(older, memory)
+            )
+            if same and not involved and may_fold(older, memory) and adds_nothing(older.text, memory.text):
                 if not self._holds_links(memory):
                     self._reinforce(older, memory)
                     outcome.merged_into[memory.id] = older.id

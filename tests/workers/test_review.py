@@ -268,3 +268,27 @@ def test_a_stale_memory_restated_is_active_again(make_services: Callable[..., Se
     assert woke.changes["state"] == ["stale", "active"] and all("state" not in c.changes for c in later)
     [assessment] = Promoter.of(services).score([dentist])
     assert "does not move" not in assessment.reason
+
+
+def test_the_same_instruction_from_two_agents_is_stored_once(make_services: Callable[..., Services]) -> None:
+    # The judge reads no subject in an instruction and called two of them, word for word the same,
+    # different subjects: the review stored the restatement as a second memory.
+    services = make_services()
+    said = [
+        ("wa", "Always book the 7am train on Mondays", {}),
+        ("tg", "always book the 7am train on Mondays.", {}),
+        # Same words, but structured claims about two people: not the same statement.
+        ("wa", "Birthday is on 14 July", {"subject": "Dana", "attribute": "birthday", "value": "14 July"}),
+        ("tg", "Birthday is on 14 July", {"subject": "Noa", "attribute": "birthday", "value": "14 July"}),
+    ]
+    ids = []
+    for agent, text, claim in said:
+        ids.append(publisher(services, agent).publish(text, kind="decision", **claim))
+        drain_stream(services, consumer="test")
+        run_worker(services, burst=True, sweep_interval=60)
+
+    statuses = [read_status(services.redis, services.keys, event_id) for event_id in ids]
+    first, _, dana, noa = (memory_id_for(event_id) for event_id in ids)
+    assert [s.memory_id for s in statuses if s] == [first, first, dana, noa]
+    assert [s.agent for s in services.store.get([first])[0].sightings] == ["wa", "tg"]
+    assert services.store.count() == 3
