@@ -142,6 +142,13 @@ def all_conflicts(redis: Redis, keys: Keys) -> list[Conflict]:
     return _load(redis, keys, [as_text(i) for i in members])
 
 
+def conflicts_since(redis: Redis, keys: Keys, since: datetime) -> list[Conflict]:
+    """Conflicts recorded at or after `since`, oldest first (the time index: no full read). Every
+    conflict about a memory is recorded after the memory was, so `since=memory.created_at` finds them."""
+    members: list[bytes] = redis.zrangebyscore(_index(keys), since.timestamp(), "+inf")  # type: ignore[assignment]
+    return _load(redis, keys, [as_text(i) for i in members])
+
+
 def _load(redis: Redis, keys: Keys, ids: Sequence[str]) -> list[Conflict]:
     """These conflicts, in one read; an id no longer stored is left out."""
     raws = redis.mget([_key(keys, i) for i in ids]) if ids else []

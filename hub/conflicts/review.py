@@ -175,7 +175,8 @@ class Reviewer:
             return True
         won = [
             other
-            for c in ledger.all_conflicts(self.redis, self.keys)
+            # Recorded after the memory was: the time index reads those alone, not the whole ledger.
+            for c in ledger.conflicts_since(self.redis, self.keys, memory.created_at)
             if c.resolution is not None and c.resolution.keep == memory.id
             for other in c.memory_ids
             if other != memory.id
