@@ -21,8 +21,8 @@ def compact(
 ) -> Compaction:
     """Purge expired memories, merge near-duplicates, mark stale ones, demote core over budget."""
     plan = make_plan(
-        store=services.store, redis=services.redis, keys=services.keys, embedder=services.embedder, judge=services.judge, settings=services.settings,
-        agent=agent, now=now or utcnow(), progress=progress,
+        store=services.store, redis=services.redis, keys=services.keys, embedder=services.embedder,
+        judge=services.judge, settings=services.settings, agent=agent, now=now or utcnow(), progress=progress,
     )  # fmt: skip
     if dry_run:
         return plan
