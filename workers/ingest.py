@@ -188,6 +188,14 @@ def ingest_batch(
             continue
         raw = fields.get(b"event", b"").decode("utf-8", "replace")
         event_id = fields.get(b"id", entry_id).decode("utf-8", "replace")
+        if secret := find_secrets(event_id):
+            # Written to the stream by hand, past the SDK's and the API's screen: the id would become a
+            # Redis key and the memory's event_id. Refused under its redacted form, the only one kept.
+            error = f"id: {SecretError(secret)}"
+            dead_letter(pipe, keys, event_id=redact(event_id, secret), status=EventState.rejected, error=error,
+                        raw=redact_raw(raw))  # fmt: skip
+            report.rejected += 1
+            continue
         if deliveries.get(entry_id, 0) > settings.max_deliveries and event_id not in written:
             error = (
                 f"delivered {deliveries[entry_id]} times without being stored "
@@ -198,14 +206,6 @@ def ingest_batch(
                 pipe, keys, event_id=event_id, status=EventState.failed, error=error, raw=redact_raw(raw)
             )
             report.failed += 1
-            continue
-        if secret := find_secrets(event_id):
-            # Written to the stream by hand, past the SDK's and the API's screen: the id would become a
-            # Redis key and the memory's event_id. Refused under its redacted form, the only one kept.
-            error = f"id: {SecretError(secret)}"
-            dead_letter(pipe, keys, event_id=redact(event_id, secret), status=EventState.rejected, error=error,
-                        raw=redact_raw(raw))  # fmt: skip
-            report.rejected += 1
             continue
         try:
             memory = parse_entry(event_id, raw, redact_secrets=settings.secrets_policy == "redact")
