@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hub.models import Memory, State, Tier
 
 EVERY_STATE = frozenset(State)
@@ -10,6 +12,22 @@ EVERY_STATE = frozenset(State)
 def one_line(text: str) -> str:
     """Text on one line, so that a memory never breaks the page's markdown structure."""
     return " ".join(text.split())
+
+
+# What makes a line that starts with it a heading, list item, quote, rule, table or code fence in
+# markdown; an ordered item's marker is the `.` or `)` after its number.
+BLOCK_START = re.compile(r"^(?:[#>=|`~*+-]|\d+(?=[.)](?:\s|$)))")
+
+
+def line_start(text: str) -> str:
+    """Text on one line that can stand at the start of a line: a status "# Done" is not a heading."""
+    text = one_line(text)
+    found = BLOCK_START.match(text)
+    if found is None:
+        return text
+    if found.group().isdigit():
+        return f"{found.group()}\\{text[found.end() :]}"
+    return f"\\{text}"
 
 
 def marks(memory: Memory) -> str:

@@ -20,13 +20,16 @@ class DailyPage(BaseModel):
     memory_ids: list[str] = Field(description="The memories on the page, in page order.")
 
 
-def day_memories(store: MemoryStore, day: date, *, agent: str | None, zone: tzinfo = UTC) -> list[Memory]:
-    """What happened on `day` in the owner's time `zone`, in every scope and state, in the order it happened."""
+def day_memories(
+    store: MemoryStore, day: date, *, agent: str | None, zone: tzinfo = UTC, exclude_private: bool = False
+) -> list[Memory]:
+    """What happened on `day` in the owner's time `zone`, in every scope and state, in the order it happened;
+    none private to direct conversations when `exclude_private` (a page read in a group chat)."""
     start = datetime.combine(day, time(), tzinfo=zone)
     end = datetime.combine(day + timedelta(days=1), time(), tzinfo=zone)  # 23 or 25 hours on a DST change
     flt = MemoryFilter(
         now=utcnow(), agents=frozenset({agent}) if agent else None, states=EVERY_STATE, all_scopes=True,
-        occurred_after=start, occurred_before=end,
+        occurred_after=start, occurred_before=end, exclude_private=exclude_private,
     )  # fmt: skip
     return sorted(scroll_all(store, flt), key=lambda m: (m.occurred_at, m.created_at, m.id))
 

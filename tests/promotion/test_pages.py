@@ -197,3 +197,65 @@ def test_a_day_not_written_yyyy_mm_dd_is_refused_saying_how(api: TestClient) -> 
         response = api.get(f"/v1/daily/{day}")
         assert response.status_code == 422 and problem in response.json()["message"], response.json()
     assert api.get("/v1/daily/2026-01-15").json()["day"] == "2026-01-15"
+
+
+def test_a_decision_reversed_by_a_correction_shows_what_replaced_it(
+    make_agent: Callable[..., Memhub], settle: Callable[[], None]
+) -> None:
+    # The correction is no `decision`: the reversed decision left the page and nothing took its place
+    # ("_No decisions recorded._"), even when the correction named no project.
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    project = {"scope": "project", "project": "lisbon-trip"}
+    wa.summarize_session(session="s1", decisions=[DecisionMade(text="Stay in Alfama", why="near the old town")],
+                         occurred_at=at(10), **project)  # fmt: skip
+    settle()
+    [alfama] = wa.project("lisbon-trip").decisions
+    correction = stored(tg, "Stay in Baixa, not Alfama", kind="correction", related=[alfama.id],
+                        occurred_at=at(9, day=DAY + timedelta(days=2)))  # fmt: skip
+    settle()
+    assert wa.memory(alfama.id).state == "superseded"
+
+    page = wa.project("lisbon-trip")
+    assert [d.id for d in page.decisions] == [correction]
+    assert "\n".join([
+        f"- **Stay in Baixa, not Alfama** _(2026-11-22, tg-assistant)_ <!-- memory:{correction} -->",
+        "  - why: _not recorded_",
+        f"  - replaces: ~~Stay in Alfama~~ <!-- memory:{alfama.id} -->",
+    ]) in page.markdown  # fmt: skip
+
+
+def test_a_page_read_in_a_group_chat_leaves_private_memories_off(
+    api: TestClient, make_agent: Callable[..., Memhub], settle: Callable[[], None]
+) -> None:
+    # Pages took no chat_type: a DM's private decisions were read out in a group chat.
+    wa = make_agent("wa-assistant", "whatsapp")
+    project = {"scope": "project", "project": "family"}
+    wa.summarize_session(session="dm-1", decisions=["Hire Ronit Levi as the divorce lawyer"], private=True,
+                         occurred_at=at(10), **project)  # fmt: skip
+    stored(wa, "Book the school trip bus", kind="decision", occurred_at=at(11), **project)
+    settle()
+    for path, params in (("/v1/daily/2026-11-20", {"agent": "wa-assistant"}), ("/v1/projects/family", {})):
+        assert "Ronit Levi" in api.get(path, params=params).json()["markdown"]
+        for accept in ("application/json", "text/markdown"):
+            group = api.get(path, params={**params, "chat_type": "group"}, headers={"Accept": accept})
+            assert group.status_code == 200 and "school trip bus" in group.text
+            assert "Ronit" not in group.text and "divorce" not in group.text
+    assert api.get("/v1/projects/family", params={"chat_type": "channel"}).status_code == 422
+
+
+def test_a_memorys_text_or_a_project_name_never_makes_a_heading(
+    api: TestClient, make_agent: Callable[..., Memhub], settle: Callable[[], None]
+) -> None:
+    # The status stood alone on its line: "# Done" became a second title, "- paid" a stray bullet.
+    wa = make_agent("wa-assistant", "whatsapp")
+    stored(wa, "# Done\n- paid", kind="status", scope="project", project="flat")
+    stored(wa, "1. call the bank", kind="status", scope="project", project="bank")
+    settle()
+    flat = wa.project("flat").markdown
+    assert "\n\\# Done - paid _(" in flat
+    assert [line for line in flat.splitlines() if line.startswith("#")] == [
+        "# flat", "## Status", "## Open loops", "## Key decisions",
+    ]  # fmt: skip
+    assert "\n1\\. call the bank _(" in wa.project("bank").markdown
+    named = api.get("/v1/projects/a%0A%23%20Injected", headers={"Accept": "text/markdown"}).text
+    assert named.startswith("# a # Injected\n\n## Status\n")

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Annotated, TypeVar
 from zoneinfo import ZoneInfo
 
-from fastapi import APIRouter, HTTPException, Request, Response, status
+from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.convertors import PathConvertor, register_url_convertor
 
 from hub.api.deps import CallerDep, ServicesDep
-from hub.api.schemas import DecisionText, ErrorBody, IsoDay, MemoryPublic
+from hub.api.schemas import ChatType, DecisionText, ErrorBody, IsoDay, MemoryPublic
 from hub.locks import writing
 from hub.models import Change, Kind, State, utcnow
 from hub.pages import daily, project
@@ -28,6 +28,13 @@ AS_MARKDOWN: dict[int | str, dict[str, object]] = {
 }
 CLOSABLE = {Kind.open_loop, Kind.task}
 Page = TypeVar("Page", DailyPage, ProjectPage)
+# A page read in a group chat is read there: memories private to direct conversations stay off it, as
+# they stay out of a search or a core block from there.
+ChatTypeQuery = Annotated[
+    ChatType | None,
+    Query(description="Where the page is read. In a `group` chat, memories marked `private` (to direct "
+                      "conversations) are left off it."),
+]  # fmt: skip
 
 
 class ResolveRequest(BaseModel):
@@ -48,14 +55,19 @@ def _negotiated(request: Request, page: Page) -> Page | Response:
 
 @router.get("/v1/daily/{day}", summary="Render a daily page", response_model=DailyPage, responses=AS_MARKDOWN)
 def daily_page(
-    day: IsoDay, request: Request, services: ServicesDep, agent: str | None = None
+    day: IsoDay,
+    request: Request,
+    services: ServicesDep,
+    agent: str | None = None,
+    chat_type: ChatTypeQuery = None,
 ) -> DailyPage | Response:
     """The day as `memory/daily/YYYY-MM-DD.md`: sessions, decisions, tasks, patterns, notes. Days and
     times are the owner's (`MEMHUB_TIMEZONE`)."""
     zone = ZoneInfo(services.settings.timezone)
-    page = daily.render(
-        day, daily.day_memories(services.store, day, agent=agent, zone=zone), agent=agent, zone=zone
+    memories = daily.day_memories(
+        services.store, day, agent=agent, zone=zone, exclude_private=chat_type == "group"
     )
+    page = daily.render(day, memories, agent=agent, zone=zone)
     return _negotiated(request, page)
 
 
@@ -75,9 +87,12 @@ register_url_convertor("any_name", AnyName())
     response_model=ProjectPage,
     responses=AS_MARKDOWN,
 )
-def project_page(name: str, request: Request, services: ServicesDep) -> ProjectPage | Response:
+def project_page(
+    name: str, request: Request, services: ServicesDep, chat_type: ChatTypeQuery = None
+) -> ProjectPage | Response:
     """The project's file from its project-scoped memories: status, open loops, key decisions and why."""
-    page = project.render(name, project.project_memories(services.store, name))
+    memories = project.project_memories(services.store, name, exclude_private=chat_type == "group")
+    page = project.render(name, memories)
     return _negotiated(request, page)
 
 
