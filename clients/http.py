@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import urllib.parse
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date
 from typing import Any
 
@@ -44,6 +44,9 @@ class MemhubError(RuntimeError):
 # `Memhub.wait` asks at its `poll` interval for this many seconds, then less often, up to MAX_POLL.
 FAST_POLLING = 0.5
 MAX_POLL = 1.0
+
+# A narrowing filter of `memories`: one value, or any of several.
+Narrowing = str | Sequence[str] | None
 
 # Answers worth trying again: the hub, or a proxy before it, could not take the request just then.
 RETRY_STATUSES = frozenset({502, 503, 504})
@@ -105,15 +108,18 @@ class Memhub:
         if response.status_code >= 400:
             try:
                 body = response.json()
-                detail = body.get("message") or body.get("detail")
-            except ValueError:
-                detail = response.text
+            except ValueError:  # a proxy's page, not the hub's answer
+                body = response.text
+            # The hub answers {"detail": ..., "message": ...}; a proxy may answer any JSON at all.
+            detail = (body.get("message") or body.get("detail")) if isinstance(body, dict) else body
             raise MemhubError(response.status_code, detail)
         return response.json()
 
     def publish(self, text: str, **fields: Any) -> str:
-        """Publish one memory; returns its event id once the hub holds it durably."""
-        return self.publish_many([build_event(text, agent=self.agent, channel=self.channel, **fields)])[0]
+        """Publish one memory; returns its event id once the hub holds it durably. `channel=` overrides
+        the client's for this event (an agent that answers in more than one channel)."""
+        channel = fields.pop("channel", self.channel)
+        return self.publish_many([build_event(text, agent=self.agent, channel=channel, **fields)])[0]
 
     def publish_many(self, events: Iterable[EventCreate]) -> list[str]:
         """Publish up to 500 events at once; returns their ids once the hub holds them durably.
@@ -183,27 +189,64 @@ class Memhub:
         found = answer["statuses"]
         return [None if s is None else EventStatusPublic.model_validate(s) for s in found]
 
-    def memories(self, *, limit: int = 500, offset: str | None = None, **filters: Any) -> MemoryPage:
-        """One page of this agent's memories, every scope; `tier=`, `kind=`, `scope=`, `state=` narrow it."""
-        params = {"agent": self.agent, "limit": limit, "offset": offset, **filters}
+    def memories(
+        self,
+        *,
+        limit: int = 500,
+        offset: str | None = None,
+        tier: Narrowing = None,
+        kind: Narrowing = None,
+        scope: Narrowing = None,
+        state: Narrowing = None,
+    ) -> MemoryPage:
+        """One page of this agent's memories, every scope; `tier=`, `kind=`, `scope=`, `state=` (one value
+        or several) narrow it. Named here, not taken as `**filters`: the route ignores a query parameter
+        it does not know, so `tiers=["core"]` (search's spelling) listed every memory."""
+        params = {"agent": self.agent, "limit": limit, "offset": offset,
+                  "tier": tier, "kind": kind, "scope": scope, "state": state}  # fmt: skip
         found = self._call("GET", "/v1/memories", params={k: v for k, v in params.items() if v is not None})
         return MemoryPage.model_validate(found)
 
-    def all_memories(self, *, page_size: int = 500, **filters: Any) -> Iterator[MemoryPublic]:
-        """Every memory of this agent, page after page."""
+    def all_memories(
+        self,
+        *,
+        page_size: int = 500,
+        tier: Narrowing = None,
+        kind: Narrowing = None,
+        scope: Narrowing = None,
+        state: Narrowing = None,
+    ) -> Iterator[MemoryPublic]:
+        """Every memory of this agent, page after page, narrowed as `memories` narrows it."""
         offset: str | None = None
         while True:
-            page = self.memories(limit=page_size, offset=offset, **filters)
+            page = self.memories(
+                limit=page_size, offset=offset, tier=tier, kind=kind, scope=scope, state=state
+            )
             yield from page.memories
             if page.next_offset is None:
                 return
             offset = page.next_offset
 
-    def conflicts(self, **filters: Any) -> list[Conflict]:
-        """Conflicts in the ledger that involve this agent; `status=`, `severity=`, … narrow it."""
-        params = {"agent": self.agent, **filters}
+    def conflicts(
+        self,
+        *,
+        status: str | None = None,
+        severity: str | None = None,
+        scope: str | None = None,
+        project: str | None = None,
+        person: str | None = None,
+    ) -> list[Conflict]:
+        """Conflicts in the ledger that involve this agent, newest first; `status=`, `severity=`, `scope=`,
+        `project=`, `person=` narrow it (named, as in `memories`, so a misspelt one is an error)."""
+        params = {"agent": self.agent, "status": status, "severity": severity, "scope": scope,
+                  "project": project, "person": person}  # fmt: skip
         found = self._call("GET", "/v1/conflicts", params={k: v for k, v in params.items() if v is not None})
         return [Conflict.model_validate(c) for c in found["conflicts"]]
+
+    def conflict(self, conflict_id: str) -> Conflict:
+        """One conflict (a search hit's `conflict_ids`, a question's `conflict_id`): both statements, their
+        memories, agents, channels and sources, the severity and any decision."""
+        return Conflict.model_validate(self._call("GET", f"/v1/conflicts/{_segment(conflict_id)}"))
 
     def questions(self) -> list[Question]:
         """Open conflicts the owner is to decide that this agent should ask about, each with the channel

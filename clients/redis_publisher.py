@@ -19,6 +19,20 @@ from hub.queue import make_queue, schedule_drain
 DEFAULT_STATUS_TTL = 7 * 24 * 3600
 
 
+def revalidated(events: Iterable[EventCreate], *, agent: str) -> list[EventCreate]:
+    """The events validated again, each this agent's. Over HTTP the hub validates what it receives; here
+    nothing does before the stream, and an event changed with `model_copy(update=...)` (never
+    validated) would be queued, to be rejected later by a worker, its id already handed back."""
+    checked = []
+    for index, event in enumerate(events):
+        if event.agent != agent:
+            raise ValueError(f"{index}.agent: this publisher publishes as {agent!r}, not {event.agent!r}")
+        # As the HTTP SDK sends it; a field set without validation is what is checked, so no warning.
+        sent = event.model_dump(mode="json", exclude_none=True, warnings=False)
+        checked.append(EventCreate.model_validate(sent))
+    return checked
+
+
 class RedisPublisher:
     """Publishes one agent's events onto the hub's stream; an id returned is durable in Redis.
 
@@ -54,13 +68,18 @@ class RedisPublisher:
         return cls(Redis.from_url(url), **kwargs)
 
     def publish(self, text: str, **fields: Any) -> str:
-        """Validate and publish one memory; returns its event id."""
-        return self.publish_many([build_event(text, agent=self.agent, channel=self.channel, **fields)])[0]
+        """Validate and publish one memory; returns its event id. `channel=` overrides the publisher's."""
+        channel = fields.pop("channel", self.channel)
+        return self.publish_many([build_event(text, agent=self.agent, channel=channel, **fields)])[0]
 
     def publish_many(self, events: Iterable[EventCreate]) -> list[str]:
         """Validate and publish events; their ids. NotAcknowledged when no try got an answer (publish its
-        `events` again)."""
-        batch = with_ids(events)
+        `events` again).
+
+        Refused before anything is sent, as over HTTP: an event that is not valid (pydantic's
+        ValidationError naming the field) or not this publisher's agent's (ValueError).
+        """
+        batch = with_ids(revalidated(events, agent=self.agent))
         try:
             ids = retried(
                 lambda: publish(

@@ -1,5 +1,6 @@
 """The HTTP SDK against a real hub's app: what it tries again, and that a retried publish stores once."""
 
+import re
 import threading
 from collections.abc import Callable
 
@@ -182,3 +183,57 @@ def test_an_agent_asks_the_owners_question_and_sends_the_answer_through_the_sdk(
     with pytest.raises(MemhubError) as again:
         tg.resolve_conflict(question.conflict_id, "both")
     assert again.value.status_code == 409 and "already resolved" in str(again.value)
+
+
+def test_an_agent_publishes_one_event_in_another_channel_than_its_own(
+    make_agent: Callable[..., Memhub],
+) -> None:
+    # `publish(text, channel=...)` raised TypeError ("got multiple values for keyword argument
+    # 'channel'"): an agent answering in two channels could not say where a memory came from.
+    wa = make_agent("wa", "whatsapp")
+    memory_id = stored(wa, "Dana's flight lands at 14:05", channel="sms")
+    assert wa.memory(memory_id).channel == "sms"
+    assert wa.memory(stored(wa, "Noa's swimming moved to Thursdays")).channel == "whatsapp"
+
+
+def test_a_misspelt_filter_is_an_error_not_every_memory(make_agent: Callable[..., Memhub]) -> None:
+    # The route ignores a query parameter it does not know: `all_memories(tiers=["core"])`, search's
+    # spelling, listed every memory as if it were core, and `conflicts(statuses="resolved")` the open ones.
+    wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
+    stored(wa, "Netanel works until 20:00")
+    stored(tg, "Netanel finishes work at 18:00")
+    assert list(wa.all_memories(tier=["core"])) == [] and len(list(wa.all_memories(tier="episodic"))) == 1
+    with pytest.raises(TypeError, match="tiers"):
+        list(wa.all_memories(tiers=["core"]))  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="statuses"):
+        tg.conflicts(statuses="resolved")  # type: ignore[call-arg]
+    assert tg.conflicts(status="resolved") == []
+
+    # A search hit names its open conflict; the agent fetches it to see both sides.
+    [hit, *_] = tg.search("when does Netanel finish work?")
+    conflict = tg.conflict(hit.conflict_ids[0])
+    assert conflict.statements == ["Netanel works until 20:00", "Netanel finishes work at 18:00"]
+    with pytest.raises(MemhubError, match="404: no conflict with id 'c-nope'"):
+        tg.conflict("c-nope")
+
+
+class Answers(httpx.BaseTransport):
+    """A proxy that answers every request itself with this status and body."""
+
+    def __init__(self, status_code: int, body: bytes) -> None:
+        self.status_code, self.body = status_code, body
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return httpx.Response(self.status_code, content=self.body)
+
+
+def test_a_refusal_that_is_not_the_hubs_json_still_says_what_came_back() -> None:
+    # A JSON answer that is not an object (a proxy's ["rate limited"]) raised AttributeError
+    # ("'list' object has no attribute 'get'") instead of the MemhubError with its status.
+    for body, shown in (
+        (b'["rate limited"]', "['rate limited']"),
+        (b"<h1>Forbidden</h1>", "<h1>Forbidden</h1>"),
+    ):
+        with pytest.raises(MemhubError, match=re.escape(f"memhub answered 403: {shown}")) as refused:
+            agent_over(Answers(403, body)).search("passport")
+        assert refused.value.status_code == 403

@@ -1,14 +1,18 @@
 """Publishing straight to a real Redis when the connection drops: tried again, queued once."""
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from clients import NotAcknowledged, RedisPublisher
+from clients.events import build_event
 from hub.publishing import EventIdTaken
+from hub.screening import SecretInEvent
 from hub.services import Services
 from tests.workers.test_ingest import publisher as ingest_publisher
 
@@ -66,3 +70,26 @@ def test_an_id_another_agent_holds_is_refused_and_a_retry_of_ones_own_is_not(
         other.publish("Dana's MOT is due", id="msg-7")
     assert publisher(services, redis_url, lose=1).publish("Dana's MOT is due", id="msg-7") == "msg-7"
     assert services.redis.xlen(services.keys.stream) == 1
+
+
+def test_it_refuses_what_the_http_path_refuses_before_anything_is_queued(
+    make_services: Callable[..., Services], redis_url: str
+) -> None:
+    # An event changed with model_copy (never validated) went onto the stream and got an id, to be
+    # rejected later by a worker; over HTTP it is a 422 at once. Another agent's event went too (403).
+    services = make_services()
+    wa = publisher(services, redis_url, lose=0)
+    unchecked = build_event("Dana is probably vegetarian", agent="wa", channel=None)
+    with pytest.raises(ValidationError, match="a `deduced` event must carry at least one piece of evidence"):
+        wa.publish_many([unchecked.model_copy(update={"kind": "deduced"})])
+    with pytest.raises(ValueError, match="0.agent: this publisher publishes as 'wa', not 'tg'"):
+        wa.publish_many([build_event("Dana likes tea", agent="tg", channel=None)])
+    with pytest.raises(SecretInEvent, match="password"):
+        wa.publish("the router's admin password: Wq8-rT3p-Lm2x")
+    assert services.redis.xlen(services.keys.stream) == 0
+
+    # One event in another channel than the publisher's: it raised TypeError.
+    wa.channel = "whatsapp"
+    wa.publish("Dana's flight lands at 14:05", channel="sms")
+    [(_, fields)] = services.redis.xrange(services.keys.stream)
+    assert json.loads(fields[b"event"])["event"]["channel"] == "sms"
