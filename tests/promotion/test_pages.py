@@ -259,3 +259,13 @@ def test_a_memorys_text_or_a_project_name_never_makes_a_heading(
     assert "\n1\\. call the bank _(" in wa.project("bank").markdown
     named = api.get("/v1/projects/a%0A%23%20Injected", headers={"Accept": "text/markdown"}).text
     assert named.startswith("# a # Injected\n\n## Status\n")
+
+
+def test_a_client_preferring_json_gets_json(api: TestClient) -> None:
+    # Any mention of text/markdown got markdown, even with a lower weight than JSON or q=0 (not acceptable).
+    for accept, markdown in (("text/markdown", True), ("text/markdown; charset=utf-8", True),
+                             ("application/json;q=0.5, text/markdown", True), ("*/*", False),
+                             ("application/json, text/markdown;q=0.1", False), ("text/markdown;q=0", False),
+                             ("text/markdown;q=x", False)):  # fmt: skip
+        response = api.get("/v1/daily/2026-11-20", headers={"Accept": accept})
+        assert response.headers["content-type"].startswith("text/markdown") is markdown, accept

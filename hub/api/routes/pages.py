@@ -46,9 +46,25 @@ class ResolveRequest(BaseModel):
     note: Annotated[DecisionText | None, Field(max_length=2_000, description="How it was settled.")] = None
 
 
+def _weights(accept: str) -> dict[str, float]:
+    """Each media type an Accept header names, with its weight (`q`, 1 when not given)."""
+    found = {}
+    for entry in accept.split(","):
+        media, *params = (part.strip() for part in entry.split(";"))
+        q = next((p.partition("=")[2] for p in params if p.replace(" ", "").startswith("q=")), "1")
+        try:
+            found[media.lower()] = float(q)
+        except ValueError:
+            found[media.lower()] = 0.0
+    return found
+
+
 def _negotiated(request: Request, page: Page) -> Page | Response:
-    """The page itself as markdown for a client that asks for it (`Accept: text/markdown`)."""
-    if MARKDOWN in request.headers.get("accept", ""):
+    """The page itself as markdown for a client that asks for it (`Accept: text/markdown`), unless it
+    prefers JSON: `application/json, text/markdown;q=0.1` is answered in JSON, `text/markdown;q=0` never
+    in markdown."""
+    weights = _weights(request.headers.get("accept", ""))
+    if weights.get(MARKDOWN, 0.0) > max(weights.get("application/json", 0.0), 0.0):
         return Response(page.markdown, media_type=f"{MARKDOWN}; charset=utf-8")
     return page
 
