@@ -62,10 +62,26 @@ class RedisPublisher:
         self.status_ttl_seconds = status_ttl_seconds
         self.retries = retries
         self.backoff = backoff
+        self._owned = False
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> RedisPublisher:
-        return cls(Redis.from_url(url), **kwargs)
+        """A publisher over its own connection, which `close()` (or leaving a `with` block) closes."""
+        publisher = cls(Redis.from_url(url), **kwargs)
+        publisher._owned = True
+        return publisher
+
+    def __enter__(self) -> RedisPublisher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection `from_url` opened; a Redis given is the caller's and stays open, as
+        `Memhub` leaves a client given open."""
+        if self._owned:
+            self.redis.close()
 
     def publish(self, text: str, **fields: Any) -> str:
         """Validate and publish one memory; returns its event id. `channel=` overrides the publisher's."""

@@ -93,3 +93,24 @@ def test_it_refuses_what_the_http_path_refuses_before_anything_is_queued(
     wa.publish("Dana's flight lands at 14:05", channel="sms")
     [(_, fields)] = services.redis.xrange(services.keys.stream)
     assert json.loads(fields[b"event"])["event"]["channel"] == "sms"
+
+
+def test_a_publisher_from_a_url_closes_its_connection_and_one_given_stays_open(
+    make_services: Callable[..., Services], redis_url: str
+) -> None:
+    # `with RedisPublisher.from_url(...)` raised TypeError (no context manager), and there was no
+    # close(): each short-lived publisher left its connection open.
+    services = make_services()
+    s = services.settings
+
+    def connected() -> list[str]:
+        return [c["name"] for c in services.redis.client_list() if c["name"] == "wa-publisher"]
+
+    url = f"{redis_url}{'&' if '?' in redis_url else '?'}client_name=wa-publisher"
+    with RedisPublisher.from_url(url, agent="wa", prefix=s.redis_prefix, queue_name=s.queue_name) as wa:
+        wa.publish("The Skoda's MOT is due on 4 June")
+        assert connected() == ["wa-publisher"]
+    assert connected() == []
+    given = RedisPublisher(services.redis, agent="wa", prefix=s.redis_prefix, queue_name=s.queue_name)
+    given.close()
+    assert services.redis.xlen(services.keys.stream) == 1  # the caller's connection still answers
