@@ -35,10 +35,18 @@ def _segment(value: str) -> str:
 class MemhubError(RuntimeError):
     """The hub refused a request; `status_code` and the hub's explanation are kept."""
 
-    def __init__(self, status_code: int, detail: Any) -> None:
+    def __init__(self, status_code: int, detail: Any, *, retry_after: float | None = None) -> None:
         super().__init__(f"memhub answered {status_code}: {detail}")
         self.status_code = status_code
         self.detail = detail
+        self.retry_after = retry_after  # seconds, from a 429's Retry-After: when a retry goes through
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    try:
+        return float(response.headers["retry-after"])
+    except (KeyError, ValueError):  # absent, or an HTTP date (the hub sends seconds)
+        return None
 
 
 # `Memhub.wait` asks at its `poll` interval for this many seconds, then less often, up to MAX_POLL.
@@ -112,7 +120,7 @@ class Memhub:
                 body = response.text
             # The hub answers {"detail": ..., "message": ...}; a proxy may answer any JSON at all.
             detail = (body.get("message") or body.get("detail")) if isinstance(body, dict) else body
-            raise MemhubError(response.status_code, detail)
+            raise MemhubError(response.status_code, detail, retry_after=_retry_after(response))
         return response.json()
 
     def publish(self, text: str, **fields: Any) -> str:
@@ -152,12 +160,22 @@ class Memhub:
 
         Asks every `poll` seconds for the first half second (an idle hub stores an event in ~50 ms),
         then less often, up to once a second: a wait behind a backlog costs the key one request a
-        second of its rate limit, not fifty.
+        second of its rate limit, not fifty. Refused for the rate limit, it asks again once the hub's
+        `Retry-After` has passed, if that is within `timeout`.
         """
         start = time.monotonic()
         interval = poll
         while True:
-            found = self.status(event_id)
+            try:
+                found = self.status(event_id)
+            except MemhubError as exc:
+                # The key's rate limit (other threads of this agent searching, say): nothing was asked,
+                # so ask again when the hub says a request goes through, within the timeout.
+                left = timeout - (time.monotonic() - start)
+                if exc.status_code != 429 or exc.retry_after is None or exc.retry_after > left:
+                    raise
+                time.sleep(exc.retry_after)
+                continue
             if found.settled or (not reviewed and found.status is EventState.stored):
                 return found
             waited = time.monotonic() - start
@@ -315,14 +333,21 @@ class Memhub:
         """Memories with some signals, short of a proposal, for the owner's weekly look."""
         return WeeklyReview.model_validate(self._call("GET", "/v1/review/weekly", params={"days": days}))
 
-    def daily(self, day: date | str, *, every_agent: bool = False) -> DailyPage:
-        """This agent's `memory/daily/YYYY-MM-DD.md` for `day` (every agent's with `every_agent`)."""
+    def daily(self, day: date | str, *, every_agent: bool = False, chat_type: str | None = None) -> DailyPage:
+        """This agent's `memory/daily/YYYY-MM-DD.md` for `day` (every agent's with `every_agent`).
+
+        `chat_type="group"` for a session in a group chat: memories private to direct conversations
+        are left off, as its searches leave them out.
+        """
         params = {} if every_agent else {"agent": self.agent}
+        if chat_type is not None:
+            params["chat_type"] = chat_type
         return DailyPage.model_validate(self._call("GET", f"/v1/daily/{day}", params=params))
 
-    def project(self, name: str) -> ProjectPage:
-        """The project's file: status, open loops, key decisions and why."""
-        return ProjectPage.model_validate(self._call("GET", f"/v1/projects/{_segment(name)}"))
+    def project(self, name: str, *, chat_type: str | None = None) -> ProjectPage:
+        """The project's file: status, open loops, key decisions and why (`chat_type` as for `daily`)."""
+        params = {"chat_type": chat_type} if chat_type is not None else {}
+        return ProjectPage.model_validate(self._call("GET", f"/v1/projects/{_segment(name)}", params=params))
 
     def resolve(self, memory_id: str, *, note: str | None = None) -> MemoryPublic:
         """Close an open loop (or task), as this agent."""

@@ -2,7 +2,9 @@
 
 import re
 import threading
+import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -237,3 +239,46 @@ def test_a_refusal_that_is_not_the_hubs_json_still_says_what_came_back() -> None
         with pytest.raises(MemhubError, match=re.escape(f"memhub answered 403: {shown}")) as refused:
             agent_over(Answers(403, body)).search("passport")
         assert refused.value.status_code == 403
+
+
+class RateLimited(httpx.BaseTransport):
+    """Before the hub: the first `refuse` status reads get the hub's 429 with `Retry-After: 1`, as when
+    other threads of the agent spent its key's minute; the rest reach the hub."""
+
+    def __init__(self, hub: httpx.BaseTransport, *, refuse: int) -> None:
+        self.hub, self.refuse, self.refused_at = hub, refuse, []  # type: ignore[var-annotated]
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if self.refuse and request.method == "GET" and request.url.path.startswith("/v1/events/"):
+            self.refuse -= 1
+            self.refused_at.append(time.monotonic())
+            detail = {"detail": "key k1 is over 60 requests a minute; retry in 1 s"}
+            return httpx.Response(429, json=detail, headers={"Retry-After": "1"})
+        answer = self.hub.handle_request(request)
+        return httpx.Response(answer.status_code, headers=answer.headers, content=answer.read())
+
+
+def test_a_wait_refused_for_the_rate_limit_asks_again_after_retry_after(api: TestClient) -> None:
+    # A 429 during wait() raised MemhubError, though the event was fine and nothing had been asked.
+    limited = RateLimited(api._transport, refuse=2)
+    with agent_over(limited) as agent:
+        event_id = agent.publish("Noa's swimming moved to Thursdays")
+        started = time.monotonic()
+        assert agent.wait(event_id).status == "stored"
+        assert limited.refuse == 0 and time.monotonic() - started >= 2.0  # waited as told, twice
+        limited.refuse = 1
+        with pytest.raises(MemhubError) as refused:  # not within the timeout: said at once
+            agent.wait(event_id, timeout=0.5)
+        assert refused.value.status_code == 429 and refused.value.retry_after == 1.0
+
+
+def test_pages_read_from_a_group_chat_leave_private_memories_off(make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa", "whatsapp")
+    project = {"scope": "project", "project": "divorce", "kind": "decision"}
+    stored(wa, "Hire Ronit Levi as the divorce lawyer", private=True, **project)
+    stored(wa, "Mediation first, court only if it fails", **project)
+    today = datetime.now(UTC).date()
+    direct, group = wa.project("divorce"), wa.project("divorce", chat_type="group")
+    assert "Ronit Levi" in direct.markdown and "Ronit Levi" not in group.markdown
+    assert "Mediation first" in group.markdown
+    assert "Ronit Levi" not in wa.daily(today, chat_type="group").markdown

@@ -74,7 +74,8 @@ def visible(found: EventStatus | None, caller: Principal) -> EventStatus | None:
 def event_status(event_id: str, services: ServicesDep, caller: CallerDep) -> EventStatusPublic:
     """Where an event is: queued, stored (with its memory id), rejected or failed (with the reason).
 
-    A key bound to an agent sees its agent's events only; another's are 404, as if unknown.
+    A key limited to some scopes, projects or persons sees its own agent's events only; another's are
+    404, as if unknown. A key without limits is at the owner's level, and sees any.
     """
     found = visible(read_status(services.redis, services.keys, event_id), caller)
     if found is None:
