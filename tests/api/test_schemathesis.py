@@ -16,6 +16,7 @@ from schemathesis.specs.openapi.checks import (
 )
 from starlette.testclient import TestClient
 
+from clients import Memhub
 from hub.api.app import create_app
 from hub.embedded import EmbeddedHub
 
@@ -83,5 +84,9 @@ def test_every_request_example_is_accepted_by_the_hub(
 ) -> None:
     # Path parameters name nothing that exists: a 404 then says the body itself was valid.
     url = re.sub(r"\{[^}]+\}", "unknown", path)
+    if isinstance(example, dict) and path.startswith("/v1/maintenance/"):
+        # Compacting an agent the hub holds nothing of is a 404 (a mistyped name): give it a memory.
+        agent = Memhub(agent=example["agent"], client=api)
+        assert agent.wait(agent.publish("Dana prefers green tea")).status == "stored"
     response = api.request(method, url, json=example)
     assert response.status_code < 400 or ("{" in path and response.status_code == 404), response.text
