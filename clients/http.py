@@ -56,6 +56,12 @@ MAX_POLL = 1.0
 # A narrowing filter of `memories`: one value, or any of several.
 Narrowing = str | Sequence[str] | None
 
+
+def _given(**values: Any) -> dict[str, Any]:
+    """Those of `values` that are not None: what a request sends, leaving the hub's defaults to it."""
+    return {k: v for k, v in values.items() if v is not None}
+
+
 # Answers worth trying again: the hub, or a proxy before it, could not take the request just then.
 RETRY_STATUSES = frozenset({502, 503, 504})
 
@@ -194,7 +200,7 @@ class Memhub:
         in days), `diversity` (0 to 1). See `SearchRequest` for each.
         """
         body = {"query": query, "agent": self.agent, "channel": self.channel, "limit": limit, **filters}
-        json_body = to_jsonable_python({k: v for k, v in body.items() if v is not None})
+        json_body = to_jsonable_python(_given(**body))
         result = self._call("POST", "/v1/search", json=json_body, idempotent=True)
         return [SearchHit.model_validate(h) for h in result["hits"]]
 
@@ -220,9 +226,10 @@ class Memhub:
         """One page of this agent's memories, every scope; `tier=`, `kind=`, `scope=`, `state=` (one value
         or several) narrow it. Named here, not taken as `**filters`: the route ignores a query parameter
         it does not know, so `tiers=["core"]` (search's spelling) listed every memory."""
-        params = {"agent": self.agent, "limit": limit, "offset": offset,
-                  "tier": tier, "kind": kind, "scope": scope, "state": state}  # fmt: skip
-        found = self._call("GET", "/v1/memories", params={k: v for k, v in params.items() if v is not None})
+        params = _given(
+            agent=self.agent, limit=limit, offset=offset, tier=tier, kind=kind, scope=scope, state=state
+        )
+        found = self._call("GET", "/v1/memories", params=params)
         return MemoryPage.model_validate(found)
 
     def all_memories(
@@ -256,9 +263,9 @@ class Memhub:
     ) -> list[Conflict]:
         """Conflicts in the ledger that involve this agent, newest first; `status=`, `severity=`, `scope=`,
         `project=`, `person=` narrow it (named, as in `memories`, so a misspelt one is an error)."""
-        params = {"agent": self.agent, "status": status, "severity": severity, "scope": scope,
-                  "project": project, "person": person}  # fmt: skip
-        found = self._call("GET", "/v1/conflicts", params={k: v for k, v in params.items() if v is not None})
+        params = _given(agent=self.agent, status=status, severity=severity, scope=scope, project=project,
+                        person=person)  # fmt: skip
+        found = self._call("GET", "/v1/conflicts", params=params)
         return [Conflict.model_validate(c) for c in found["conflicts"]]
 
     def conflict(self, conflict_id: str) -> Conflict:
@@ -339,14 +346,12 @@ class Memhub:
         `chat_type="group"` for a session in a group chat: memories private to direct conversations
         are left off, as its searches leave them out.
         """
-        params = {} if every_agent else {"agent": self.agent}
-        if chat_type is not None:
-            params["chat_type"] = chat_type
+        params = _given(agent=None if every_agent else self.agent, chat_type=chat_type)
         return DailyPage.model_validate(self._call("GET", f"/v1/daily/{day}", params=params))
 
     def project(self, name: str, *, chat_type: str | None = None) -> ProjectPage:
         """The project's file: status, open loops, key decisions and why (`chat_type` as for `daily`)."""
-        params = {"chat_type": chat_type} if chat_type is not None else {}
+        params = _given(chat_type=chat_type)
         return ProjectPage.model_validate(self._call("GET", f"/v1/projects/{_segment(name)}", params=params))
 
     def resolve(self, memory_id: str, *, note: str | None = None) -> MemoryPublic:
@@ -364,8 +369,8 @@ class Memhub:
         `chat_type="group"` for a session in a group chat: memories private to direct conversations
         are left out, as its searches leave them out.
         """
-        params = {"agent": self.agent, "person": person, "project": project, "chat_type": chat_type}
-        found = self._call("GET", "/v1/core", params={k: v for k, v in params.items() if v is not None})
+        params = _given(agent=self.agent, person=person, project=project, chat_type=chat_type)
+        found = self._call("GET", "/v1/core", params=params)
         return CoreBlock.model_validate(found)
 
     def compact(self, *, dry_run: bool = False) -> CompactionJob:

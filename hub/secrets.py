@@ -316,6 +316,8 @@ _IS_CJK = r"\s*(?:[:=：]|は|是|为|為|는|은)\s*"
 _VALUE_CJK = r"(?:(?P<q>[\"'`])(?P<quoted>[^\n]{1,100}?)(?P=q)|(?P<secret>[!-~]{1,98}[^\s.,;:?)\]}>'\"`\x80-\U0010ffff]))"
 
 _NETWORK_WORDS = r"wi-?fi|wlan|wpa2?|wpa3|ssid|router|hotspot|network"
+# Near a "password" or a "pass", what makes it a login's or a network's: a user name, an e-mail, a network.
+_LOGIN_OR_NETWORK = re.compile(rf"(?i)\b(?:user(?:name)?|login|e-?mail|{_NETWORK_WORDS})\b|@")
 _LOCK_WORDS = (
     r"gate|door|front door|entry|entrance|building|lobby|garage|parking|alarm|safe|lock|padlock|locker"
     r"|lockbox|key ?box|keypad|intercom|unlock|access|security"
@@ -499,7 +501,7 @@ _RULES: tuple[_Rule, ...] = (
         "password",
         re.compile(rf"(?i)(?<![A-Za-z0-9])(?:{_PASSWORD_WORDS})(?P<sep>\s+){_VALUE}"),
         _password_beside_login,
-        re.compile(rf"(?i)\b(?:user(?:name)?|login|e-?mail|{_NETWORK_WORDS})\b|@"),
+        _LOGIN_OR_NETWORK,
         hints=_PASSWORD_HINTS,
     ),
     # After a login or a network, "pass" is its password ("Wi-Fi: HomeNet, pass: sunflower77"), and after
@@ -508,7 +510,7 @@ _RULES: tuple[_Rule, ...] = (
         "password",
         re.compile(r"(?i)(?<![^\s,;(/])pass(?P<sep>\s*:\s*|\s+)" + _VALUE),
         _password_beside_login,
-        re.compile(rf"(?i)\b(?:user(?:name)?|login|e-?mail|{_NETWORK_WORDS})\b|@"),
+        _LOGIN_OR_NETWORK,
         hints=("pass",),
     ),
     _Rule(
