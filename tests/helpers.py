@@ -9,7 +9,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TypeVar
@@ -63,6 +64,30 @@ def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path, *, 
             pass
         time.sleep(0.2)
     raise AssertionError(f"memhub not healthy after {timeout} s:\n{log.read_text()[-3000:]}")
+
+
+def memhub_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """`memhub ARGS` run to its end, as a user types it; its exit code and output."""
+    return subprocess.run(
+        [sys.executable, "-m", "hub.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout
+    )
+
+
+@contextmanager
+def memhub_up(
+    data_dir: Path, log: Path, env: dict[str, str] | None = None, *, port: int | None = None
+) -> Iterator[str]:
+    """`memhub up` on `data_dir` in its own process, once healthy; its URL. Leaving stops it (SIGTERM),
+    and it must exit 0. The same `port` and `data_dir` again restart the same hub."""
+    url = f"http://127.0.0.1:{port or free_port()}"
+    hub = memhub_process(
+        ["up", "--data-dir", str(data_dir), "--port", url.rpartition(":")[2]], env or {}, log
+    )
+    try:
+        wait_healthy(url, hub, log)
+        yield url
+    finally:
+        assert stop(hub) == 0, log.read_text()[-3000:]
 
 
 def at_once(*calls: Callable[[], T]) -> list[T]:

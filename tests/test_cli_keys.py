@@ -1,39 +1,26 @@
 """`memhub keys` against a hub with keys turned on, as an operator would use it."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from clients import Memhub, MemhubError
 from clients.events import build_event
-from tests.helpers import ROOT, free_port, memhub_process, stop, wait_healthy
+from tests.helpers import free_port, memhub_cli, memhub_up
 
 ADMIN = "operator-admin-key"
 
 
 def memhub(*args: str, url: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "hub.cli", *args, "--url", url, "--admin-key", ADMIN],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = memhub_cli(*args, "--url", url, "--admin-key", ADMIN, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
 @pytest.mark.slow
 def test_keys_create_list_revoke(tmp_path: Path) -> None:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = tmp_path / "up.log"
     env = {"MEMHUB_AUTH": "true", "MEMHUB_ADMIN_KEY": ADMIN}
-    hub = memhub_process(["up", "--data-dir", str(tmp_path / "data"), "--port", str(port)], env, log)
-    try:
-        wait_healthy(url, hub, log)
+    with memhub_up(tmp_path / "data", tmp_path / "up.log", env) as url:
         with pytest.raises(MemhubError) as unauthorised, Memhub(url, agent="wa") as anonymous:
             anonymous.search("anything")
         assert unauthorised.value.status_code == 401
@@ -53,13 +40,10 @@ def test_keys_create_list_revoke(tmp_path: Path) -> None:
         with pytest.raises(MemhubError) as revoked, Memhub(url, agent="wa", api_key=token) as wa:
             wa.search("tea")
         assert revoked.value.status_code == 401
-    finally:
-        assert stop(hub) == 0, log.read_text()[-3000:]
 
 
 def test_keys_against_no_running_hub_says_so_without_a_traceback() -> None:
     url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
-    done = subprocess.run([sys.executable, "-m", "hub.cli", "keys", "list", "--url", url, "--admin-key", ADMIN],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)  # fmt: skip
+    done = memhub_cli("keys", "list", "--url", url, "--admin-key", ADMIN, timeout=60)
     assert done.returncode == 1
     assert done.stderr.startswith(f"memhub: cannot reach the hub at {url}") and "Traceback" not in done.stderr

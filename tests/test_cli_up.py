@@ -12,47 +12,37 @@ from clients import Memhub, MemhubError
 from clients.events import build_event
 from hub.keys import Keys
 from hub.store.edge import EdgeStore
-from tests.helpers import free_port, memhub_process, stop, wait_healthy
+from tests.helpers import free_port, memhub_process, memhub_up, stop, wait_healthy
 from tests.workers.test_crash import all_memories
 
 
 @pytest.mark.slow
 def test_up_serves_and_keeps_everything_across_a_restart(tmp_path: Path) -> None:
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    args = ["up", "--data-dir", str(tmp_path / "data"), "--port", str(port)]
-    log = tmp_path / "up.log"
+    port, data, log = free_port(), tmp_path / "data", tmp_path / "up.log"
+    with (
+        memhub_up(data, log, port=port) as base_url,
+        Memhub(base_url, agent="wa-assistant", channel="whatsapp") as wa,
+    ):
+        event_id = wa.publish("Netanel's passport expires in March 2027", id="wa-1")
+        status = wa.wait(event_id)
+        assert status.status == "stored"
+        assert wa.search("when does the passport expire?")[0].text.startswith("Netanel's passport")
 
-    hub = memhub_process(args, {}, log)
-    try:
-        wait_healthy(base_url, hub, log)
-        with Memhub(base_url, agent="wa-assistant", channel="whatsapp") as wa:
-            event_id = wa.publish("Netanel's passport expires in March 2027", id="wa-1")
-            status = wa.wait(event_id)
-            assert status.status == "stored"
-            assert wa.search("when does the passport expire?")[0].text.startswith("Netanel's passport")
-    finally:
-        assert stop(hub) == 0, log.read_text()[-3000:]
-
-    hub = memhub_process(args, {}, log)
-    try:
-        wait_healthy(base_url, hub, log)
-        with (
-            Memhub(base_url, agent="wa-assistant", channel="whatsapp") as wa,
-            Memhub(base_url, agent="tg-assistant", channel="telegram") as tg,
-        ):
-            assert tg.status("wa-1").status == "stored"
-            hits = tg.search("passport expiry")
-            assert [h.id for h in hits[:1]] == [status.memory_id]
-            # Published again after the restart, the same id still makes one memory.
-            assert wa.publish("Netanel's passport expires in March 2027", id="wa-1") == "wa-1"
-            assert len(tg.search("passport", limit=50)) == 1
-            # The id is the WhatsApp agent's: another agent's event cannot take it.
-            with pytest.raises(MemhubError) as taken:
-                tg.publish("Netanel's passport expires in March 2028", id="wa-1")
-            assert taken.value.status_code == 409
-    finally:
-        assert stop(hub) == 0, log.read_text()[-3000:]
+    with (
+        memhub_up(data, log, port=port) as base_url,  # the same hub, restarted
+        Memhub(base_url, agent="wa-assistant", channel="whatsapp") as wa,
+        Memhub(base_url, agent="tg-assistant", channel="telegram") as tg,
+    ):
+        assert tg.status("wa-1").status == "stored"
+        hits = tg.search("passport expiry")
+        assert [h.id for h in hits[:1]] == [status.memory_id]
+        # Published again after the restart, the same id still makes one memory.
+        assert wa.publish("Netanel's passport expires in March 2027", id="wa-1") == "wa-1"
+        assert len(tg.search("passport", limit=50)) == 1
+        # The id is the WhatsApp agent's: another agent's event cannot take it.
+        with pytest.raises(MemhubError) as taken:
+            tg.publish("Netanel's passport expires in March 2028", id="wa-1")
+        assert taken.value.status_code == 409
 
 
 @pytest.mark.slow

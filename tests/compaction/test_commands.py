@@ -1,33 +1,26 @@
 """`memhub maintenance` against a running hub, as an operator would use it."""
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from clients import Memhub
-from tests.helpers import ROOT, free_port, memhub_process, stop, wait_healthy
+from tests.helpers import memhub_cli, memhub_up
 
 ADMIN = "operator-admin-key"
 
 
 def maintenance(*args: str, url: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hub.cli", "maintenance", "--agent", "wa", "--dry-run",
-                           "--url", url, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)  # fmt: skip
+    return memhub_cli("maintenance", "--agent", "wa", "--dry-run", "--url", url, *args, timeout=120)
 
 
 @pytest.mark.slow
 def test_a_refusal_says_the_hub_refused_and_what_to_pass_not_that_it_did_not_answer(tmp_path: Path) -> None:
     # A hub that checks keys answered 401, and the command said "the hub did not answer (memhub
     # answered 401: ...); is `memhub up` running?": pointing at a hub that was running.
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = tmp_path / "up.log"
     env = {"MEMHUB_AUTH": "true", "MEMHUB_ADMIN_KEY": ADMIN}
-    hub = memhub_process(["up", "--data-dir", str(tmp_path / "data"), "--port", str(port)], env, log)
-    try:
-        wait_healthy(url, hub, log)
+    with memhub_up(tmp_path / "data", tmp_path / "up.log", env) as url:
         refused = maintenance(url=url)
         assert refused.returncode == 2
         assert refused.stderr.startswith(
@@ -54,8 +47,6 @@ def test_a_refusal_says_the_hub_refused_and_what_to_pass_not_that_it_did_not_ans
         done = maintenance("--api-key", ADMIN, url=url)
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith("compaction of wa (dry run): would purge 0 expired")
-    finally:
-        assert stop(hub) == 0, log.read_text()[-3000:]
 
     nobody = maintenance(url=url)  # the hub is stopped: nothing listens there
     assert nobody.returncode == 2

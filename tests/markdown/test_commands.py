@@ -1,51 +1,36 @@
 """`memhub import` and `memhub export` as a user runs them, against `memhub up` in its own process."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT, free_port, memhub_process, stop, wait_healthy
+from tests.helpers import free_port, memhub_cli, memhub_up
 from tests.markdown.conftest import WORKSPACE
-
-
-def memhub(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "hub.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
-    )
 
 
 @pytest.mark.slow
 def test_import_and_export_commands(tmp_path: Path) -> None:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = tmp_path / "up.log"
     single_user = {"MEMHUB_AUTH": "false"}  # no API keys: one owner on one machine
-    hub = memhub_process(["up", "--data-dir", str(tmp_path / "data"), "--port", str(port)], single_user, log)
-    try:
-        wait_healthy(url, hub, log)
-        dry = memhub("import", str(WORKSPACE), "--agent", "tali", "--url", url, "--dry-run", "--quiet")
+    with memhub_up(tmp_path / "data", tmp_path / "up.log", single_user) as url:
+        dry = memhub_cli("import", str(WORKSPACE), "--agent", "tali", "--url", url, "--dry-run", "--quiet")
         assert dry.returncode == 0, dry.stderr
         assert "would import      55" in dry.stdout
 
-        done = memhub("import", str(WORKSPACE), "--agent", "tali", "--channel", "whatsapp", "--url", url)
+        done = memhub_cli("import", str(WORKSPACE), "--agent", "tali", "--channel", "whatsapp", "--url", url)
         assert done.returncode == 0, done.stderr
         assert "imported          54" in done.stdout and "merged            1" in done.stdout
         assert "MEMORY.md:19: holds a secret (password) in its text" in done.stdout
         assert "storing: 100%" in done.stderr  # the progress bar
 
         backup = tmp_path / "backup"
-        exported = memhub("export", str(backup), "--agent", "tali", "--url", url, "--git", "--quiet")
+        exported = memhub_cli("export", str(backup), "--agent", "tali", "--url", url, "--git", "--quiet")
         assert exported.returncode == 0, exported.stderr
         assert "54 memories into 12 files" in exported.stdout and "committed" in exported.stdout
         assert (backup / "memory/projects/lisbon-trip.md").is_file() and (backup / ".git").is_dir()
 
-        refused = memhub("export", str(WORKSPACE), "--agent", "tali", "--url", url, "--quiet")
+        refused = memhub_cli("export", str(WORKSPACE), "--agent", "tali", "--url", url, "--quiet")
         assert refused.returncode == 2 and "not a memhub export" in refused.stderr
-    finally:
-        assert stop(hub) == 0, log.read_text()[-3000:]
-    gone = memhub("import", str(WORKSPACE), "--url", url, "--quiet")
+    gone = memhub_cli("import", str(WORKSPACE), "--url", url, "--quiet")
     assert gone.returncode == 2 and "is `memhub up` running?" in gone.stderr
 
 
@@ -63,6 +48,6 @@ def test_a_command_that_cannot_start_says_why_in_one_line(tmp_path: Path) -> Non
         (["export", str(target)], f"memhub export: {target} is a file: export writes a folder"),
         (["import", str(WORKSPACE), "--agent", " "], "memhub import: error: argument --agent: ' ' is not an agent's name: 1 to 200 characters"),
     ]:  # fmt: skip
-        done = memhub(*args, "--url", url, "--quiet")
+        done = memhub_cli(*args, "--url", url, "--quiet")
         assert (done.returncode, done.stderr.strip().splitlines()[-1], done.stdout) == (2, error, ""), args
         assert "Traceback" not in done.stderr
