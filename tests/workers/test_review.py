@@ -30,6 +30,14 @@ from workers.review import review_memories
 from workers.worker import run_worker
 
 
+def reviewed(services: Services, agent: str, text: str, **fields: object) -> str:
+    """Publish one event as `agent`, store it and let a worker review it; its event id."""
+    event_id = publisher(services, agent).publish(text, **fields)
+    drain_stream(services, consumer="test")
+    run_worker(services, burst=True, sweep_interval=60)
+    return event_id
+
+
 def test_a_restatement_is_stored_then_folded_into_the_memory_it_restates(
     make_services: Callable[..., Services],
 ) -> None:
@@ -198,18 +206,12 @@ def test_a_memory_in_an_open_conflict_is_not_folded_into_a_restatement_backfille
     # nightly sweep folded that side into it and deleted it, leaving the owner asked about a memory
     # that no longer existed (404), on a question that could never be answered.
     services = make_services()
-    events = []
-    for agent, text in (("wa", "Netanel works until 20:00"), ("tg", "Netanel finishes work at 18:00")):
-        events.append(publisher(services, agent).publish(text))
-        drain_stream(services, consumer="test")
-        run_worker(services, burst=True, sweep_interval=60)
-    works, finishes = (memory_id_for(e) for e in events)
+    works = memory_id_for(reviewed(services, "wa", "Netanel works until 20:00"))
+    finishes = memory_id_for(reviewed(services, "tg", "Netanel finishes work at 18:00"))
     [asked] = ledger.all_conflicts(services.redis, services.keys)
     assert asked.memory_ids == [works, finishes] and asked.open
     old = (utcnow() - timedelta(days=30)).isoformat()
-    backfilled = publisher(services, "tg").publish("Netanel finishes work at 18:00", occurred_at=old)
-    drain_stream(services, consumer="test")
-    run_worker(services, burst=True, sweep_interval=60)
+    backfilled = reviewed(services, "tg", "Netanel finishes work at 18:00", occurred_at=old)
 
     day = day_memories(services, since=utcnow() - timedelta(hours=24), now=utcnow())
     report = sweep_conflicts(services, day)
@@ -228,17 +230,11 @@ def test_a_memory_that_superseded_another_is_not_folded_into_a_restatement_backf
     # The same with the conflict resolved at once (the newer statement won): folded away, the winner
     # left the loser superseded by a memory that no longer existed.
     services = make_services(conflict_auto_resolve=["low", "medium", "high"])
-    events = []
-    for agent, text in (("wa", "Netanel works until 20:00"), ("tg", "Netanel finishes work at 18:00")):
-        events.append(publisher(services, agent).publish(text))
-        drain_stream(services, consumer="test")
-        run_worker(services, burst=True, sweep_interval=60)
-    works, finishes = (memory_id_for(e) for e in events)
+    works = memory_id_for(reviewed(services, "wa", "Netanel works until 20:00"))
+    finishes = memory_id_for(reviewed(services, "tg", "Netanel finishes work at 18:00"))
     assert services.store.get([works])[0].superseded_by == finishes
     old = (utcnow() - timedelta(days=30)).isoformat()
-    publisher(services, "tg").publish("Netanel finishes work at 18:00", occurred_at=old)
-    drain_stream(services, consumer="test")
-    run_worker(services, burst=True, sweep_interval=60)
+    reviewed(services, "tg", "Netanel finishes work at 18:00", occurred_at=old)
 
     day = day_memories(services, since=utcnow() - timedelta(hours=24), now=utcnow())
     sweep_conflicts(services, day)
@@ -251,16 +247,11 @@ def test_a_stale_memory_restated_is_active_again(make_services: Callable[..., Se
     # Marked stale by compaction, then restated three times by two agents: it stayed stale, so search
     # flagged a fact said today as old and promotion would not move it ("a stale memory does not move").
     services = make_services()
-    first = publisher(services, "wa").publish("Netanel's dentist is Dr. Levi on Herzl street")
-    drain_stream(services, consumer="test")
-    run_worker(services, burst=True, sweep_interval=60)
-    dentist = memory_id_for(first)
+    dentist = memory_id_for(reviewed(services, "wa", "Netanel's dentist is Dr. Levi on Herzl street"))
     assert mark_stale(services.store, dentist, before=utcnow() + timedelta(days=1), now=utcnow())
 
     for agent in ("tg", "wa", "tg"):
-        publisher(services, agent).publish("Netanel's dentist is Dr. Levi on Herzl street")
-        drain_stream(services, consumer="test")
-        run_worker(services, burst=True, sweep_interval=60)
+        reviewed(services, agent, "Netanel's dentist is Dr. Levi on Herzl street")
 
     memory = services.store.get([dentist])[0]
     assert memory.state is State.active and len(memory.sightings) == 4
@@ -281,11 +272,7 @@ def test_the_same_instruction_from_two_agents_is_stored_once(make_services: Call
         ("wa", "Birthday is on 14 July", {"subject": "Dana", "attribute": "birthday", "value": "14 July"}),
         ("tg", "Birthday is on 14 July", {"subject": "Noa", "attribute": "birthday", "value": "14 July"}),
     ]
-    ids = []
-    for agent, text, claim in said:
-        ids.append(publisher(services, agent).publish(text, kind="decision", **claim))
-        drain_stream(services, consumer="test")
-        run_worker(services, burst=True, sweep_interval=60)
+    ids = [reviewed(services, agent, text, kind="decision", **claim) for agent, text, claim in said]
 
     statuses = [read_status(services.redis, services.keys, event_id) for event_id in ids]
     first, _, dana, noa = (memory_id_for(event_id) for event_id in ids)
