@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from redis import Redis
 
 from hub.conflicts.ledger import Conflict, ConflictStatus, Resolution, get, open_conflicts_of, save
 from hub.keys import Keys
 from hub.locks import claimed
-from hub.models import Change, State, utcnow
+from hub.models import Change, Memory, State, utcnow
 from hub.store.base import MemoryStore
 
 
@@ -113,20 +115,22 @@ def settle_moot(redis: Redis, keys: Keys, memory_id: str, *, why: str, by: str) 
     return settled
 
 
+def cannot_keep(memory_id: str, memory: Memory | None, now: datetime) -> str | None:
+    """Why a conflict's side can no longer be kept (gone, superseded, expired), or None if it can. The
+    resolve route refuses such a side, and no agent is asked to offer it to the owner."""
+    if memory is None:
+        return f"memory {memory_id} no longer exists (merged or expired)"
+    if memory.state is State.superseded:
+        return f"memory {memory_id} was superseded by {memory.superseded_by} since"
+    # An expired memory stays in the store until it is purged, but no one finds it: kept, it would
+    # leave the other side superseded by a memory no search returns.
+    if memory.expires_at is not None and memory.expired(now):
+        return f"memory {memory_id} expired at {memory.expires_at.isoformat()}"
+    return None
+
+
 def _still_standing(store: MemoryStore, memory_id: str) -> None:
     found = store.get([memory_id])
-    if not found:
-        raise ConflictDecided(
-            f"keep: memory {memory_id} no longer exists (merged or expired); keep the other or 'both'"
-        )
-    if found[0].state is State.superseded:
-        raise ConflictDecided(
-            f"keep: memory {memory_id} was superseded by {found[0].superseded_by} since; keep the other or 'both'"
-        )
-    # An expired memory stays in the store until a compaction purges it, but no one finds it: kept,
-    # it would leave the other side superseded by a memory no search returns.
-    expires_at = found[0].expires_at
-    if found[0].expired(utcnow()) and expires_at is not None:
-        raise ConflictDecided(
-            f"keep: memory {memory_id} expired at {expires_at.isoformat()}; keep the other or 'both'"
-        )
+    why = cannot_keep(memory_id, found[0] if found else None, utcnow())
+    if why is not None:
+        raise ConflictDecided(f"keep: {why}; keep the other or 'both'")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, status
@@ -14,9 +13,9 @@ from hub.api.schemas import DecisionText, ErrorBody, InvalidRequest, Question, Q
 from hub.conflicts import ledger
 from hub.conflicts.judge import Severity
 from hub.conflicts.ledger import Conflict, ConflictStatus
-from hub.conflicts.resolve import ConflictDecided, ResolutionError, already_decided, resolve
+from hub.conflicts.resolve import ConflictDecided, ResolutionError, already_decided, cannot_keep, resolve
 from hub.locks import writing
-from hub.models import Memory, Scope, State, utcnow
+from hub.models import Memory, Scope, utcnow
 
 router = APIRouter(tags=["conflicts"])
 
@@ -129,12 +128,8 @@ def questions(agent: str, services: ServicesDep) -> QuestionList:
     # A side gone, superseded or expired (the compaction that purges it settles the conflict) cannot
     # be kept: nobody is asked to choose it meanwhile.
     now = utcnow()
-    asked = [c for c in put if all(_stands(stored.get(m), now) for m in c.memory_ids)]
+    asked = [c for c in put if not any(cannot_keep(m, stored.get(m), now) for m in c.memory_ids)]
     return QuestionList(questions=[_question(c, agent, _said(c, stored)) for c in asked])
-
-
-def _stands(memory: Memory | None, now: datetime) -> bool:
-    return memory is not None and memory.state is not State.superseded and not memory.expired(now)
 
 
 def _said(conflict: Conflict, stored: Mapping[str, Memory]) -> list[str]:
