@@ -4,7 +4,6 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -275,10 +274,11 @@ def test_a_wait_refused_for_the_rate_limit_asks_again_after_retry_after(api: Tes
 def test_pages_read_from_a_group_chat_leave_private_memories_off(make_agent: Callable[..., Memhub]) -> None:
     wa = make_agent("wa", "whatsapp")
     project = {"scope": "project", "project": "divorce", "kind": "decision"}
-    stored(wa, "Hire Ronit Levi as the divorce lawyer", private=True, **project)
+    ronit = stored(wa, "Hire Ronit Levi as the divorce lawyer", private=True, **project)
     stored(wa, "Mediation first, court only if it fails", **project)
-    today = datetime.now(UTC).date()
     direct, group = wa.project("divorce"), wa.project("divorce", chat_type="group")
     assert "Ronit Levi" in direct.markdown and "Ronit Levi" not in group.markdown
     assert "Mediation first" in group.markdown
-    assert "Ronit Levi" not in wa.daily(today, chat_type="group").markdown
+    day = wa.memory(ronit).occurred_at.date()  # the hub's days are UTC's here (MEMHUB_TIMEZONE unset)
+    assert "Ronit Levi" in wa.daily(day).markdown
+    assert "Ronit Levi" not in wa.daily(day, chat_type="group").markdown
