@@ -115,12 +115,14 @@ class Retriever:
     def _successors_in_place(self, hits: Sequence[Hit], flt: MemoryFilter, dense: list[float]) -> list[Hit]:
         """Each superseded hit gives its place to the memory that superseded it (the last of the
         chain), if the asker may see that one: the question matched the old wording, the answer is
-        the new. Hits the asker may not see never come back this way; each memory appears once."""
+        the new. Hits the asker may not see never come back this way; each memory appears once.
+        The successor is the same memory's newer version, whatever its kind: a fact corrected by a
+        `correction` is found by a search for facts."""
         successor = self._last_successors(
             {h.memory.id: h.memory.superseded_by for h in hits
              if h.memory.state is State.superseded and h.memory.superseded_by}
         )  # fmt: skip
-        found = self._visible(frozenset(successor.values()), flt, dense)
+        found = self._visible(frozenset(successor.values()), replace(flt, kinds=None), dense)
         placed: list[Hit] = []
         seen: set[str] = set()
         for hit in hits:

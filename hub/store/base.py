@@ -97,7 +97,7 @@ class SearchQuery:
 # so its ranks weigh twice; k=2 is Qdrant's default and beat 1, 5, 10, 20 and 60 there.
 RRF_K = 2
 RRF_WEIGHTS = (2.0, 1.0)  # dense, BM25
-# With `recency`, a memory from now scores (1 + RECENCY_WEIGHT) times what a very old one would.
+# With `recency`, a memory from now scores RECENCY_WEIGHT x |its score| more than a very old one would.
 RECENCY_WEIGHT = 1.0
 
 

@@ -326,11 +326,16 @@ def memory_filter(flt: MemoryFilter) -> qe.Filter:
 
 
 def recency_formula(half_life: timedelta, *, now: datetime) -> qe.Formula:
-    """score x (1 + RECENCY_WEIGHT x 2^(-age / half_life)), the age of what happened counted from `now`."""
+    """score + |score| x RECENCY_WEIGHT x 2^(-age / half_life), the age of what happened counted from `now`.
+
+    For a positive score, score x (1 + boost); a negative one (a dense cosine can be) moves towards
+    zero instead of away from it, so the newer memory still ranks higher.
+    """
     e = qe.Expression
     age_decay = e.Decay(
         qe.DecayKind.Exp, e.Variable("occurred_ts"), target=e.Constant(now.timestamp()),
         scale=half_life.total_seconds(), midpoint=0.5,
     )  # fmt: skip
-    boost = e.Sum([e.Constant(1.0), e.Mult([e.Constant(RECENCY_WEIGHT), age_decay])])
-    return qe.Formula(e.Mult([e.Variable("$score"), boost]), defaults={"occurred_ts": 0.0})
+    score = e.Variable("$score")
+    boost = e.Mult([e.Abs(score), e.Constant(RECENCY_WEIGHT), age_decay])
+    return qe.Formula(e.Sum([score, boost]), defaults={"occurred_ts": 0.0})

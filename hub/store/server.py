@@ -277,13 +277,13 @@ def memory_filter(flt: MemoryFilter) -> models.Filter:
 
 
 def recency_formula(half_life: timedelta, *, now: datetime) -> models.FormulaQuery:
-    """score x (1 + RECENCY_WEIGHT x 2^(-age / half_life)); mirrors `hub.store.edge.recency_formula`."""
+    """score + |score| x RECENCY_WEIGHT x 2^(-age / half_life); mirrors `hub.store.edge.recency_formula`."""
     age_decay = models.ExpDecayExpression(
         exp_decay=models.DecayParamsExpression(
             x="occurred_ts", target=now.timestamp(), scale=half_life.total_seconds(), midpoint=0.5
         )
     )
-    boost = models.SumExpression(sum=[1.0, models.MultExpression(mult=[RECENCY_WEIGHT, age_decay])])
+    boost = models.MultExpression(mult=[models.AbsExpression(abs="$score"), RECENCY_WEIGHT, age_decay])
     return models.FormulaQuery(
-        formula=models.MultExpression(mult=["$score", boost]), defaults={"occurred_ts": 0.0}
+        formula=models.SumExpression(sum=["$score", boost]), defaults={"occurred_ts": 0.0}
     )

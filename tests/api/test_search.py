@@ -156,6 +156,10 @@ def test_what_superseded_a_match_takes_its_place(make_agent: Callable[..., Memhu
     for states in (["active"], ["active", "stale"]):
         hits = wa.search("Which hotel are we staying at on Crete?", states=states, limit=1)
         assert [h.id for h in hits] == [new], states
+    # The correction is the fact now, so a search for facts finds it in the old fact's place.
+    assert [h.id for h in wa.search("Which hotel are we staying at on Crete?", kinds=["fact"], limit=1)] == [
+        new
+    ]
 
 
 def test_a_chain_of_corrections_ends_at_the_last(make_agent: Callable[..., Memhub]) -> None:

@@ -20,7 +20,7 @@ from hub.models import Change, Confidence, Kind, Memory, Scope, Sighting, State,
 from hub.settings import Settings
 from hub.sparse import SparseEncoder
 from hub.store import EdgeStore, open_store
-from hub.store.base import MemoryFilter, MemoryPoint, MemoryStore, SearchMode, SearchQuery
+from hub.store.base import NO_TERMS, MemoryFilter, MemoryPoint, MemoryStore, SearchMode, SearchQuery
 from hub.store.server import ServerStore
 from tests.store.conftest import NOW, make_memory
 
@@ -407,6 +407,20 @@ def test_recency_favours_newer_memories(
         # A memory from now scores up to twice as much; one many half-lives old, hardly more.
         assert hits[0].score == pytest.approx(plain[0].score * (1 + 0.5 ** (2 / 30)), rel=1e-3), mode
         assert hits[1].score == pytest.approx(plain[0].score, rel=1e-3), mode
+
+
+def test_recency_favours_newer_memories_below_zero_too(store: MemoryStore, make_point: MakePoint) -> None:
+    # A dense score can be negative: the boost moves it towards zero, never further from it.
+    text = "The spare car keys are in the blue bowl by the door."
+    old = make_point(make_memory("old", text, occurred_at=NOW - 400 * DAY))
+    store.upsert([old, make_point(make_memory("new", text, occurred_at=NOW - 2 * DAY))])
+    opposite = [-x for x in old.dense]
+    query = SearchQuery(opposite, NO_TERMS, EVERYONE, limit=2, mode=SearchMode.dense, recency=30 * DAY)
+
+    hits = store.search(query)
+    assert [hit.memory.event_id for hit in hits] == ["new", "old"]
+    assert hits[0].score == pytest.approx(-1 + 0.5 ** (2 / 30), abs=1e-3)
+    assert hits[1].score == pytest.approx(-1, abs=1e-3)
 
 
 def test_vectors_come_back_when_asked(corpus: MemoryStore, ask: Callable[..., SearchQuery]) -> None:
