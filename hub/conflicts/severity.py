@@ -3,11 +3,12 @@
 The rule, first match wins:
 
 - **high**: a wrong answer could hurt, cost money or break a rule.
-  Health (allergies, intolerances, medications and doses, conditions, vaccinations, blood type,
-  pregnancy, a pet's health too); money (any amount of money, rent, salary, bills, debts, bank
+  Health (allergies and the foods that cause the severe ones, intolerances, medications and doses,
+  conditions, vaccinations, blood type, pregnancy, a pet's health too); money (any amount of money, rent, salary, bills, debts, bank
   accounts, cards, insurance, budgets); safety (alarm codes, keys, emergency contacts, car seats,
   a child allowed out alone); legal documents (passport, visa, driving licence, contracts, custody);
-  family relations (who is whose wife, brother or mother, marriage, how many children).
+  family relations (who is whose wife, brother or mother, marriage, how many children). A money or
+  safety word that is only a name ("Bill", "Key") does not count.
 - **low**: tastes and cosmetics: favourites, likes and preferences, a colour, a nickname, coffee
   and food tastes, hobbies, how the owner wants to be reminded. Also any conflict between two
   memories of kind `preference` that hits no high rule.
@@ -26,10 +27,13 @@ from hub.conflicts.values import Value
 
 # Word stems: five letters or more match the start of a folded content word, shorter ones the whole word
 # (so "tea" does not catch "team").
+# The foods that cause most severe allergic reactions count on their own: "Noa can't have peanuts"
+# names no allergy, and whether she now can is the owner's to say.
 _HEALTH = ("allerg", "medic", "mg", "insulin", "asthma", "inhaler", "blood", "diagnos", "pregnan", "celiac",
            "coeliac", "intoleran", "vaccin", "shot", "epipen", "diabet", "surgery", "prescription",
            "hearing", "seizure", "epilep", "pill", "antibiotic", "penicillin", "gluten", "lactose",
-           "disease", "symptom", "therapy", "chemo", "cholesterol")  # fmt: skip
+           "disease", "symptom", "therapy", "chemo", "cholesterol", "anaphyla", "peanut", "nut", "nuts",
+           "sesame", "shellfish")  # fmt: skip
 _MONEY = ("rent", "salary", "salaries", "mortgage", "bill", "debt", "owe", "loan", "account",
           "budget", "allowance", "credit", "insur", "pay", "tax", "invoice", "pension", "saving",
           "invest", "refund", "deposit", "shekel", "dollar", "euro")  # fmt: skip
@@ -57,8 +61,12 @@ def grade(
     changed = list(changed)
     money = any(v.kind == "money" for v in (*a.values, *b.values))
     licence = any(w.startswith("licence") for w in words) and "plate" not in words
+    # A money or safety word that is only someone's name ("a man named Bill", "Key Amsalem") says
+    # nothing about money or safety. Health and legal words count even as names: drugs and documents
+    # are written capitalised ("Penicillin", "EpiPen", "Visa").
+    names = {key for v in (*a.values, *b.values) if v.kind == "name" for key in v.keys}
     if (
-        money or licence or _hits(words, _HEALTH + _MONEY + _SAFETY + _LEGAL)
+        money or licence or _hits(words, _HEALTH + _LEGAL) or _hits(words - names, _MONEY + _SAFETY)
         or _hits(a.frame | b.frame, _FAMILY_FRAME)
         or any(v.kind in ("class:kinship", "class:marital", "blood") for v in changed)
     ):  # fmt: skip

@@ -75,6 +75,12 @@ def test_a_relative_of_the_subject_is_compatible(relative: str) -> None:
         ("Dana is Netanel's wife.", "Dana is Netanel's sister.", Severity.high),
         ("Dana's favourite colour is green.", "Dana's favourite colour is blue.", Severity.low),
         ("The owner prefers WhatsApp over email.", "The owner prefers email over WhatsApp.", Severity.low),
+        # A severe allergen is health, named allergy or not; a name is not money or a key.
+        ("Noa can't have peanuts.", "Noa can have peanuts now.", Severity.high),
+        ("Itai can't have shellfish.", "Itai eats shellfish now.", Severity.high),
+        ("Dana's new boss is a man named Bill.", "Dana's new boss is Greg.", Severity.medium),
+        ("Our handyman is called Key Amsalem.", "Our handyman is Moshe Dahan.", Severity.medium),
+        ("Noa keeps her EpiPen in the blue bag.", "Noa keeps her EpiPen in the red bag.", Severity.high),
     ],
 )
 def test_changed_values_and_update_cues_conflict(a: str, b: str, severity: Severity) -> None:
