@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from pydantic import BaseModel, Field
 
-from hub.models import Kind, Memory, State, utcnow
+from hub.models import Kind, Memory, Sighting, State, utcnow
 from hub.pages.common import EVERY_STATE, marks, one_line, ref, text_of
 from hub.store.base import MemoryFilter, MemoryStore, scroll_all
 from hub.summaries import Part, part_of
@@ -20,30 +21,66 @@ class DailyPage(BaseModel):
     memory_ids: list[str] = Field(description="The memories on the page, in page order.")
 
 
+def _window(day: date, zone: tzinfo) -> tuple[datetime, datetime]:
+    start = datetime.combine(day, time(), tzinfo=zone)
+    end = datetime.combine(day + timedelta(days=1), time(), tzinfo=zone)  # 23 or 25 hours on a DST change
+    return start, end
+
+
+def _first(memory: Memory) -> Sighting:
+    """The statement that made the memory."""
+    return Sighting(
+        event_id=memory.event_id, agent=memory.agent, channel=memory.channel, at=memory.occurred_at
+    )
+
+
+def stated_on(memory: Memory, day: date, *, agent: str | None, zone: tzinfo = UTC) -> Sighting | None:
+    """When and by whom `memory` was first said on `day` (by `agent`; by anyone: None): it happened then,
+    or it was said again then (a restatement the hub folded into the memory first noted earlier)."""
+    start, end = _window(day, zone)
+    if start <= memory.occurred_at < end and agent in (None, memory.agent):
+        return _first(memory)
+    again = [s for s in memory.sightings if start <= s.at < end and agent in (None, s.agent)]
+    return min(again, key=lambda s: s.at, default=None)
+
+
 def day_memories(
     store: MemoryStore, day: date, *, agent: str | None, zone: tzinfo = UTC, exclude_private: bool = False
 ) -> list[Memory]:
-    """What happened on `day` in the owner's time `zone`, in every scope and state, in the order it happened;
-    none private to direct conversations when `exclude_private` (a page read in a group chat)."""
-    start = datetime.combine(day, time(), tzinfo=zone)
-    end = datetime.combine(day + timedelta(days=1), time(), tzinfo=zone)  # 23 or 25 hours on a DST change
-    flt = MemoryFilter(
-        now=utcnow(), agents=frozenset({agent}) if agent else None, states=EVERY_STATE, all_scopes=True,
-        occurred_after=start, occurred_before=end, exclude_private=exclude_private,
-    )  # fmt: skip
-    return sorted(scroll_all(store, flt), key=lambda m: (m.occurred_at, m.created_at, m.id))
+    """What happened or was said again on `day` in the owner's time `zone`, in every scope and state, in
+    the order it was said that day; none private to direct conversations when `exclude_private` (a page
+    read in a group chat)."""
+    start, end = _window(day, zone)
+    every = MemoryFilter(now=utcnow(), states=EVERY_STATE, all_scopes=True, exclude_private=exclude_private)
+    mine = frozenset({agent}) if agent else None
+    happened = replace(every, agents=mine, occurred_after=start, occurred_before=end)
+    # Said again that day, by whoever said it: `stated_on` keeps those `agent` said.
+    restated = replace(every, stated_after=start, stated_before=end)
+    found = {m.id: m for flt in (happened, restated) for m in scroll_all(store, flt)}
+    # A copy compaction merged away is superseded and kept: its statement shows once, in what kept it.
+    kept = {s.event_id for m in found.values() for s in m.sightings[1:]}
+    found = {i: m for i, m in found.items() if not (m.state is State.superseded and m.event_id in kept)}
+    said = {i: s.at for i, m in found.items() if (s := stated_on(m, day, agent=agent, zone=zone)) is not None}
+    return sorted((found[i] for i in said), key=lambda m: (said[m.id], m.created_at, m.id))
 
 
-def _line(memory: Memory, *, agent: str | None, zone: tzinfo, box: bool = False, tag: bool = False) -> str:
-    """One memory as a bullet (time, text, kind for notes, author on every agent's page), with a
-    decision's why and a deduction's evidence beneath it."""
+def _line(
+    memory: Memory, said: Sighting, *, agent: str | None, zone: tzinfo, box: bool = False, tag: bool = False
+) -> str:
+    """One memory as a bullet (when it was said that day, text, kind for notes, who said it on every
+    agent's page, when it was first noted if earlier), with a decision's why and a deduction's evidence
+    beneath it."""
     checkbox = ("[x] " if _done(memory) else "[ ] ") if box else ""
     kind = f" ({memory.kind.value})" if tag and memory.kind is not Kind.fact else ""
-    who = "" if agent else f" ({memory.agent})"
+    who = "" if agent else f" ({said.agent})"
+    again = ""
+    if said.at != memory.occurred_at:
+        again = (
+            f" _(said again; first noted {memory.occurred_at.astimezone(zone):%Y-%m-%d} by {memory.agent})_"
+        )
     nominated = " _(nominated for long-term memory)_" if part_of(memory.event_id) is Part.promote else ""
-    lines = [
-        f"- {checkbox}{memory.occurred_at.astimezone(zone):%H:%M} {text_of(memory)}{kind}{who}{marks(memory)}{nominated}"
-    ]
+    at = said.at.astimezone(zone)
+    lines = [f"- {checkbox}{at:%H:%M} {text_of(memory)}{kind}{who}{marks(memory)}{again}{nominated}"]
     lines[0] += ref(memory)
     lines += [f"  - why: {one_line(memory.why)}"] if memory.why and memory.kind is Kind.decision else []
     lines += [f"  - evidence: {one_line(e)}" for e in memory.evidence]
@@ -63,6 +100,7 @@ def render(day: date, memories: list[Memory], *, agent: str | None, zone: tzinfo
     title = f"{agent}'s day" if agent else "every agent's day"
     lines = [f"# {day.isoformat()}", "", f"_{title}: {len(memories)} memories_"]
     order: list[Memory] = []
+    said = {m.id: stated_on(m, day, agent=agent, zone=zone) or _first(m) for m in memories}
 
     def section(heading: str, group: list[Memory], bullets: list[str]) -> None:
         if group:
@@ -71,17 +109,17 @@ def render(day: date, memories: list[Memory], *, agent: str | None, zone: tzinfo
 
     summaries = [m for m in memories if m.kind is Kind.summary]
     section("Sessions", summaries, [
-        f"- **{m.session or 'session'}** ({m.agent}, {m.occurred_at.astimezone(zone):%H:%M}): "
+        f"- **{m.session or 'session'}** ({said[m.id].agent}, {said[m.id].at.astimezone(zone):%H:%M}): "
         f"{one_line(m.text)}{ref(m)}"
         for m in summaries
     ])  # fmt: skip
     for heading, kind in SECTIONS:
         group = [m for m in memories if m.kind is kind]
         boxes = heading in ("Tasks", "Open loops")
-        section(heading, group, [_line(m, agent=agent, zone=zone, box=boxes) for m in group])
+        section(heading, group, [_line(m, said[m.id], agent=agent, zone=zone, box=boxes) for m in group])
     listed = {m.id for m in order}
     notes = [m for m in memories if m.id not in listed]
-    section("Notes", notes, [_line(m, agent=agent, zone=zone, tag=True) for m in notes])
+    section("Notes", notes, [_line(m, said[m.id], agent=agent, zone=zone, tag=True) for m in notes])
     if not memories:
         lines.extend(["", "Nothing was recorded on this day."])
     return DailyPage(

@@ -19,7 +19,8 @@ KEYWORD_FIELDS = (
     "event_id", "agent", "kind", "scope", "project", "person", "channel", "chat", "session",
     "confidence", "state", "tier", "related", "subject", "audience",
 )  # fmt: skip
-FLOAT_FIELDS = ("occurred_ts", "expires_ts", "created_ts")
+# `stated_ts` holds the time of every statement of the memory (its sightings), the first included.
+FLOAT_FIELDS = ("occurred_ts", "expires_ts", "created_ts", "stated_ts")
 
 # `audience` is derived from `private`: qdrant-edge 0.9 reads `MatchValue(True)` as the integer 1,
 # which matches no boolean payload, so a keyword stands in for the flag in filters.
@@ -71,6 +72,9 @@ class MemoryFilter:
     confidences: frozenset[Confidence] | None = None
     occurred_after: datetime | None = None
     occurred_before: datetime | None = None
+    # Stated, first or again (a sighting), in [stated_after, stated_before).
+    stated_after: datetime | None = None
+    stated_before: datetime | None = None
     related: frozenset[str] | None = None  # names at least one of these entities
     ids: frozenset[str] | None = None  # only these memories
     # A search from a group chat: memories private to direct conversations stay out.
@@ -128,6 +132,7 @@ def to_payload(memory: Memory) -> dict[str, Any]:
     payload = memory.model_dump(mode="json")
     payload["occurred_ts"] = memory.occurred_at.timestamp()
     payload["created_ts"] = memory.created_at.timestamp()
+    payload["stated_ts"] = [sighting.at.timestamp() for sighting in memory.sightings]
     if memory.expires_at is not None:
         payload["expires_ts"] = memory.expires_at.timestamp()
     if memory.private:

@@ -318,10 +318,13 @@ def memory_filter(flt: MemoryFilter) -> qe.Filter:
         must_not.append(_is("state", State.superseded))
     if flt.exclude_private:
         must_not.append(_is("audience", DIRECT_ONLY))
-    if flt.occurred_after is not None or flt.occurred_before is not None:
-        after = flt.occurred_after.timestamp() if flt.occurred_after else None
-        before = flt.occurred_before.timestamp() if flt.occurred_before else None
-        must.append(qe.FieldCondition("occurred_ts", range=qe.RangeFloat(gte=after, lt=before)))
+    for key, start, end in (
+        ("occurred_ts", flt.occurred_after, flt.occurred_before),
+        ("stated_ts", flt.stated_after, flt.stated_before),  # a list: any statement in the range
+    ):
+        if start is not None or end is not None:
+            after, before = (t.timestamp() if t else None for t in (start, end))
+            must.append(qe.FieldCondition(key, range=qe.RangeFloat(gte=after, lt=before)))
     return qe.Filter(must=must, must_not=must_not)
 
 

@@ -48,6 +48,11 @@ def test_near_duplicates_from_two_agents_become_one_and_conflicting_look_alikes_
     assert (copy.state, copy.superseded_by, copy.history[-1].action) == ("superseded", tea_tg, "merged")
     hits = wa.search("what tea does Dana like?", limit=10)
     assert [h.id for h in hits if "tea" in h.text] == [tea_tg]  # one memory
+    # The day wa said it shows it once: as the memory that kept it, said again, not the struck-out copy.
+    said = copy.sightings[0].at.date().isoformat()
+    today = wa.daily(said)
+    assert tea_tg in today.memory_ids and tea_wa not in today.memory_ids
+    assert "Dana likes green tea" not in today.markdown and "said again" in today.markdown
 
     # "works until 20:00" and "works until 18:00" are closer than the paraphrases: the judge keeps them two.
     texts = ["Netanel works until 20:00", "Netanel works until 18:00", "Dana likes green tea",

@@ -189,6 +189,28 @@ def test_the_daily_note_keeps_the_owners_days_and_clock(make_services: Callable[
     assert "- 01:30 Late call with the Lisbon hotel" in eleventh and "taxi" not in eleventh
 
 
+def test_a_fact_said_again_shows_on_the_day_it_was_said_again(
+    make_agent: Callable[..., Memhub], settle: Callable[[], None]
+) -> None:
+    # The hub folds a restatement into the memory first noted earlier: the day it was said again lost it.
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    keys = stored(wa, "The spare car keys are in the blue bowl by the door", occurred_at=at(9))
+    next_day = DAY + timedelta(days=1)
+    restated = tg.publish(
+        "The spare car keys are in the blue bowl by the door", occurred_at=at(10, 15, next_day)
+    )
+    assert tg.wait(restated).status == "stored"
+    settle()
+    assert wa.memory(keys).sightings[-1].agent == "tg-assistant"  # folded into the first
+
+    line = f"- 10:15 The spare car keys are in the blue bowl by the door{{}} _(said again; first noted 2026-11-20 by wa-assistant)_ <!-- memory:{keys} -->"  # fmt: skip
+    assert line.format("") in tg.daily(next_day.isoformat()).markdown
+    assert line.format(" (tg-assistant)") in wa.daily(next_day.isoformat(), every_agent=True).markdown
+    assert keys not in wa.daily(next_day.isoformat()).memory_ids  # wa did not say it that day
+    first = wa.daily(DAY.isoformat()).markdown
+    assert f"- 09:00 The spare car keys are in the blue bowl by the door <!-- memory:{keys} -->" in first
+
+
 def test_a_day_not_written_yyyy_mm_dd_is_refused_saying_how(api: TestClient) -> None:
     # Read leniently, 20260115 would be seconds since 1970: 1970-08-23, a page of nothing.
     for day, problem in (("20260115", "write the day as YYYY-MM-DD, e.g. 2026-01-15, not '20260115'"),

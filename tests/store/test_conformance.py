@@ -330,6 +330,32 @@ def test_update_moves_expiry_both_ways(corpus: MemoryStore) -> None:
     assert corpus.get([zorblatt])[0].expires_at is None
 
 
+def test_stated_range_matches_any_statement_and_follows_updates(
+    store: MemoryStore, make_point: MakePoint
+) -> None:
+    def said(name: str, days_ago: int) -> Sighting:
+        return Sighting(event_id=name, agent="tester", at=NOW - days_ago * DAY)
+
+    first = said("twice", 5)
+    store.upsert([
+        make_point(make_memory("twice", "Dana's bike is in the storage room", occurred_at=first.at,
+                               sightings=[first, said("again", 1)])),
+        make_point(make_memory("once", "Itai's bike is in the hallway", occurred_at=first.at, sightings=[first])),
+    ])  # fmt: skip
+
+    def stated(start: int, end: int) -> set[str]:
+        window = MemoryFilter(
+            now=NOW, all_scopes=True, stated_after=NOW - start * DAY, stated_before=NOW - end * DAY
+        )
+        return names(scroll_all(store, window))
+
+    assert stated(2, 0) == {"twice"}
+    assert stated(6, 4) == {"twice", "once"}
+    assert stated(4, 2) == set()
+    store.update(memory_id_for("once"), {"sightings": [first, said("later", 3)]})
+    assert stated(4, 2) == {"once"}
+
+
 def test_update_refuses_bad_patches(corpus: MemoryStore) -> None:
     with pytest.raises(KeyError):
         corpus.update(memory_id_for("missing"), {"state": State.stale})
