@@ -14,6 +14,7 @@ import json
 import math
 import re
 import string
+import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -138,11 +139,25 @@ _PROSE_WORDS = """
     there somewhere elsewhere inside please see check ask use via yes true false ok fine easy hard simple
     complex complicated based taped sent rotated updated generated random temporary new old default min max
     minimum maximum least most 1password bitwarden lastpass keepass keepassxc keychain vault dashlane
+    mine yours ours hers theirs something nothing anything whatever what which gone broken stolen taken
+    chosen frozen good bad better worse best worst right okay nice cool great terrible awful horrible
+    cute funny silly stupid dumb lame clever smart tricky weird strange crazy odd secure insecure safe unsafe
+    unique common rare basic standard normal typical trivial real fake fresh final public private
+    personal important obvious unclear ready closed open
+    falsch richtig faux correcte incorrecte correcta incorrecta correcto incorrecto errada correta fraca
+    forte sicher unsicher abgelaufen vergessen gesperrt fel feil
     ראה ראו בדוק בדקו שאל שאלי אצל כמו בכספת במנהל אין ללא חדשה ישנה זהה שונה שמורה נמצאת"""
 _NOT_PASSWORDS = frozenset(_PROSE_WORDS.split())
 # What follows a value that is really a sentence going on: "is 12 characters long", "Netanel knows it".
 _LENGTH_FOLLOWS = re.compile(r"(?i)\s*(?:characters?|chars?|digits?|letters?|symbols?|long|minimum|max)\b")
 _WORD = re.compile(r"[^\W\d_]+(?:'s)?")
+# A lowercase word a person might choose, and not a state or a quality ("blocked", "working", "useless").
+_PLAIN_WORD = re.compile(r"(?![a-z]*(?:ed|ing|able|ible|ous|ful|less|tive|sive|ent)$)[a-z]{4,40}")
+# What closes a clause: its end, punctuation, a line break, an emoji.
+_CLAUSE_ENDS = re.compile(r"[ \t]*(?:$|[^\w\s]|\n)")
+_ARROW_MARK = re.compile(r"[>→⇒⟶➔➡]")
+_ARROW_BEFORE = re.compile(r"(?:-+>|=+>|[→⇒⟶➔➡]\ufe0f?)\s*$")
+_ARROW_AFTER = re.compile(r"\s*(?:-+>|=+>|[→⇒⟶➔➡])")
 # A letter with no case (Hebrew, Arabic) goes on a sentence as a lowercase one does.
 _PROSE_FOLLOWS = re.compile(r" +[a-z\u0590-\u05ff\u0600-\u06ff]")
 
@@ -213,6 +228,33 @@ def _not_placeholder(match: re.Match[str]) -> bool:
     return not _PLACEHOLDER.match(_secret_text(match))
 
 
+def _query_password(match: re.Match[str]) -> bool:
+    # A parameter of its own ("?pw=", "&pass=", "%26pwd%3D"), not the tail of one ("?forgot_password=");
+    # outside a query only an encoded "=" marks it ("password%3D...").
+    before = match.string[max(0, match.start() - 3) : match.start()].lower()
+    in_query = before.endswith(("?", "&", "%26", "%3f"))
+    encoded = match.group("sep") != "=" and not (before[-1:].isalnum() or before.endswith("_"))
+    if not (in_query or encoded):
+        return False
+    # Read as the server reads it: "%7Bpassword%7D" is "{password}", a placeholder; "true" is a flag.
+    value = urllib.parse.unquote(_secret_text(match))
+    return len(value) >= 3 and not _PLACEHOLDER.match(value) and value.casefold() not in _QUERY_NOT_VALUES
+
+
+# A flag, or the parameter's own name standing in for its value ("?password=PASSWORD").
+_QUERY_NOT_VALUES = frozenset(
+    {"true", "false", "yes", "off", "null", "none", "password", "passwd", "pwd", "pass"}
+)
+
+
+def _opens_clause(match: re.Match[str]) -> bool:
+    # "pass = X" opening a line or after a colon ("Netflix: pass = X"); after a word ("Ski pass = 450")
+    # it is a pass of another kind.
+    line_start = match.string.rfind("\n", 0, match.start()) + 1
+    before = match.string[line_start : match.start()].rstrip(" \t")
+    return (not before or before[-1] in ":,;(") and _password_beside_login(match)
+
+
 def _typed_password(match: re.Match[str]) -> bool:
     # A lowercase word ("user:pass" in a how-to) stands in for one; a password has more in it.
     value = _secret_text(match)
@@ -229,10 +271,21 @@ def _password(match: re.Match[str]) -> bool:
         return False
     if _WORD.fullmatch(value) and _PROSE_FOLLOWS.match(text, match.end()):
         return False
-    if match.group("sep").strip() in (":", "=", ":=", "=>", "："):
+    sep = match.group("sep").strip()
+    if sep in (":", "=", ":=", "=>", "："):
         return True
-    # In prose ("my password is ...") a plain lowercase word is more often the sentence going on.
-    return any(not char.isalpha() or char.isupper() for char in value)
+    # An arrow inside a chain is a menu path or a flow ("Security -> Password -> Change"), not a value.
+    if _ARROW_MARK.search(sep) and (
+        _ARROW_BEFORE.search(text, max(0, match.start() - 8), match.start())
+        or _ARROW_AFTER.match(text, match.end())
+    ):
+        return False
+    if any(not char.isalpha() or char.isupper() for char in value):
+        return True
+    # In prose ("my password is ...") a plain lowercase word is more often the sentence going on, unless
+    # it ends the clause ("the router password is bluefish.") and does not read as a state ("leaked").
+    # With nothing but a space between ("the wifi password yesterday."), it is never taken.
+    return bool(sep and _PLAIN_WORD.fullmatch(value) and _CLAUSE_ENDS.match(text, match.end()))
 
 
 # --- the patterns ----------------------------------------------------------------------------------
@@ -286,16 +339,20 @@ _KEY_WORDS = (
     r"|token|secret"
 )
 _PASSWORD_WORDS = (
-    r"password|passwd|passphrase|passcode|pwd|pw|pass(?==)|mot de passe|contrase[ñn]a|passwort|kennwort"
-    r"|senha|wachtwoord|has[łl]o|l[öo]senord|salasana|пароль"
+    r"password|passwd|passphrase|passcode|pwd|pw|pswd|pswrd|p/w|pass(?==)|mot de passe|contrase[ñn]a"
+    r"|passwort|kennwort|senha|wachtwoord|has[łl]o|l[öo]senord|salasana|пароль"
 )
-_PASSWORD_HINT_WORDS = "pass pw contrase kennwort senha wachtwoord hasło haslo senord salasana пароль"
+_PASSWORD_HINT_WORDS = "pass pw psw p/w contrase kennwort senha wachtwoord hasło haslo senord salasana пароль"
 _PASSWORD_HINTS = tuple(_PASSWORD_HINT_WORDS.split())
 # "password for the router is ...": a short qualifier between the word and its value.
 _QUALIFIER = (
     r"(?:\s+(?:for|to|of|on|at|pour|de|du|des|para|del|da|do|für|vom|voor|van)\s+[^\n.:=;,!?]{1,40}?)?"
 )
 _ASSIGN = r"\s*(?::=|=>|[:=])\s*"
+# Chat separators between a password's name and its value: "password -> hunter2", "pw: → X", "wifi - X".
+# Each reads as "is" does: a plain lowercase word after one must end its clause.
+_ARROW = r"\s*:?\s*(?:-{1,2}>|={1,2}>|[→⇒⟶➔]|➡\ufe0f?)\s*"
+_DASH = r"\s+[-–—]{1,2}\s+"
 _IS = (
     r"\s+(?:is|was|est|es|ist|war|é|era|är|er|jest)(?:\s+(?:now|still|set to|changed to|updated to))?"
     r"(?:\s*:\s*|\s+)"
@@ -487,10 +544,23 @@ _RULES: tuple[_Rule, ...] = (
         _random,
         hints=("bearer",),
     ),
+    # A password in a URL's query, its "=" perhaps encoded ("&pwd%3Dhunter2"), or the whole URL encoded
+    # as in a redirect ("%26password%3D..."): the value ends at the next parameter, "&" or "%26". The
+    # pattern opens with the word, so that the engine can skip to a "p"; what stands before is checked.
     _Rule(
         "password",
         re.compile(
-            rf"(?i)(?<![A-Za-z0-9])(?:{_PASSWORD_WORDS})[\"']?{_QUALIFIER}(?P<sep>{_ASSIGN}|{_IS}){_VALUE}"
+            r"(?i)p(?:ass(?:word|wd|phrase|code)?|wd|w)(?P<sep>=|%3D)"
+            r"(?P<secret>(?:[^&#\s%]|%(?!26)[0-9A-Fa-f]{2})*(?:[^&#\s%.,;:?)\]}>'\"`]|%(?!26)[0-9A-Fa-f]{2}))"
+        ),
+        _query_password,
+        hints=("=", "%3d"),
+    ),
+    _Rule(
+        "password",
+        re.compile(
+            rf"(?i)(?<![A-Za-z0-9])(?:{_PASSWORD_WORDS})[\"']?{_QUALIFIER}"
+            rf"(?P<sep>{_ARROW}|{_ASSIGN}|{_DASH}|{_IS}){_VALUE}"
         ),
         _password,
         hints=_PASSWORD_HINTS,
@@ -508,10 +578,13 @@ _RULES: tuple[_Rule, ...] = (
     # a network "key" is ("WPA key: sunflower77"); elsewhere they are a day pass and a key insight.
     _Rule(
         "password",
-        re.compile(r"(?i)(?<![^\s,;(/])pass(?P<sep>\s*:\s*|\s+)" + _VALUE),
+        re.compile(rf"(?i)(?<![^\s,;(/])pass(?P<sep>{_ARROW}|\s*[:=]\s*|{_IS}|\s+){_VALUE}"),
         _password_beside_login,
         _LOGIN_OR_NETWORK,
         hints=("pass",),
+    ),
+    _Rule(
+        "password", re.compile(rf"(?i)pass(?P<sep>{_ARROW}|\s*=\s*){_VALUE}"), _opens_clause, hints=("pass",)
     ),
     _Rule(
         "password",
