@@ -87,13 +87,16 @@ def import_workspace(
 ) -> ImportReport:
     """Import the workspace at `root` as `hub.agent` (lines whose file names no channel get `hub.channel`)."""
     started = time.monotonic()
-    reading = read_workspace(root, layout=layout or Layout(), agent=hub.agent, channel=hub.channel)
+    with tqdm(desc="reading", unit="line", disable=not progress) as bar:
+        reading = read_workspace(
+            root, layout=layout or Layout(), agent=hub.agent, channel=hub.channel, progress=bar
+        )
     report = ImportReport(files=reading.files, skipped=reading.skipped, notes=reading.notes, dry_run=dry_run)
     # Lines only: a file left out whole (`memory/notes.md`, an unreadable one) is no memory line.
     report.found = len(reading.events) + sum(1 for s in reading.skipped if SOURCE_LINE.search(s.source))
     events = sorted(reading.events, key=_chronological)
-    statuses = _known_statuses(hub, [e.id for e in events if e.id])
-    present = _present_events(hub)
+    statuses = _known_statuses(hub, [e.id for e in events if e.id], progress=progress)
+    present = _present_events(hub, progress=progress)
     fresh: list[EventCreate] = []
     waiting: list[str] = []
     for event in events:
@@ -133,14 +136,19 @@ def _chronological(event: EventCreate) -> tuple[bool, float]:
     return (event.occurred_at is None, event.occurred_at.timestamp() if event.occurred_at else 0.0)
 
 
-def _known_statuses(hub: Memhub, ids: list[str]) -> dict[str, EventStatusPublic]:
+def _known_statuses(hub: Memhub, ids: list[str], *, progress: bool) -> dict[str, EventStatusPublic]:
+    """What the hub knows of each event: an earlier import's, still queued or refused."""
     found: dict[str, EventStatusPublic] = {}
-    for chunk in chunks(ids, MAX_BATCH_EVENTS):
-        found.update({i: s for i, s in zip(chunk, hub.statuses(list(chunk)), strict=True) if s is not None})
+    with tqdm(total=len(ids), desc="checking", unit="event", disable=not progress) as bar:
+        for chunk in chunks(ids, MAX_BATCH_EVENTS):
+            found.update(
+                {i: s for i, s in zip(chunk, hub.statuses(list(chunk)), strict=True) if s is not None}
+            )
+            bar.update(len(chunk))
     return found
 
 
-def _present_events(hub: Memhub) -> dict[str, MemoryPublic]:
+def _present_events(hub: Memhub, *, progress: bool) -> dict[str, MemoryPublic]:
     """Every event this agent's memories hold, their own and those that reinforced them, with the
     memory that holds it.
 
@@ -148,7 +156,8 @@ def _present_events(hub: Memhub) -> dict[str, MemoryPublic]:
     finds what it imported before.
     """
     present: dict[str, MemoryPublic] = {}
-    for memory in hub.all_memories(state=list(State)):
+    memories = hub.all_memories(state=list(State))
+    for memory in tqdm(memories, desc="already held", unit="memory", disable=not progress):
         present[memory.event_id] = memory
         present.update((s.event_id, memory) for s in memory.sightings)
     return present

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
@@ -93,21 +93,49 @@ class _Item:
     when: time | None = None  # a time of day from the heading above it
 
 
-def read_workspace(root: Path, *, layout: Layout, agent: str, channel: str | None = None) -> Reading:
-    """Every memory in the workspace at `root`, as events ready to publish."""
+@dataclass
+class _Lines:
+    """The lines of one file read so far, counted into `progress`."""
+
+    progress: Progress | None
+    done: int = 0
+
+    def reach(self, line: int) -> None:
+        if self.progress is not None and line > self.done:
+            self.progress.update(line - self.done)
+        self.done = max(self.done, line)
+
+
+class Progress(Protocol):
+    """Where reading reports the lines it has read (a tqdm bar is one)."""
+
+    total: float | None
+
+    def update(self, n: float | None = 1) -> bool | None: ...
+
+
+def read_workspace(
+    root: Path, *, layout: Layout, agent: str, channel: str | None = None, progress: Progress | None = None
+) -> Reading:
+    """Every memory in the workspace at `root`, as events ready to publish; `progress` counts its lines."""
     reading = Reading()
     reading.skipped += [Skipped(path, _unmatched_reason(path)) for path in layout.unmatched(root)]
+    texts: list[tuple[FileRef, str]] = []
     for ref in layout.files(root):
         reading.files += 1
         try:
             # utf-8-sig: a byte order mark (Notepad writes one) would hide the first line's markup.
-            text = (root / ref.path).read_text(encoding="utf-8-sig")
+            texts.append((ref, (root / ref.path).read_text(encoding="utf-8-sig")))
         except (OSError, UnicodeDecodeError) as exc:
             reading.skipped.append(Skipped(ref.path, f"unreadable: {exc}"))
-            continue
+    if progress is not None:
+        progress.total = sum(text.count("\n") + 1 for _, text in texts)
+    for ref, text in texts:
         blocks, skips = read_blocks(text)
         reading.skipped += [Skipped(f"{ref.path}:{s.line}", s.reason) for s in skips]
-        _read_file(ref, blocks, reading, agent=agent, channel=channel, tz=layout.tz)
+        lines = _Lines(progress)
+        _read_file(ref, blocks, reading, agent=agent, channel=channel, tz=layout.tz, lines=lines)
+        lines.reach(text.count("\n") + 1)
     reading.skipped.sort(key=lambda s: _source_order(s.source))
     return reading
 
@@ -130,7 +158,14 @@ def _source_order(source: str) -> tuple[str, int]:
 
 
 def _read_file(
-    ref: FileRef, blocks: list[Block], reading: Reading, *, agent: str, channel: str | None, tz: ZoneInfo
+    ref: FileRef,
+    blocks: list[Block],
+    reading: Reading,
+    *,
+    agent: str,
+    channel: str | None,
+    tz: ZoneInfo,
+    lines: _Lines,
 ) -> None:
     base = file_base(ref)
     tags = _tags(ref, blocks)
@@ -141,6 +176,7 @@ def _read_file(
         else _items(ref, blocks, reading.skipped)
     )
     for item in items:
+        lines.reach(item.line)
         source = f"{ref.path}:{item.line}"
         entry = item.entry
         kind = entry.kind or section_kind(ref, item.section)

@@ -20,7 +20,7 @@ def test_import_and_export_commands(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         assert "imported          54" in done.stdout and "merged            1" in done.stdout
         assert "MEMORY.md:19: holds a secret (password) in its text" in done.stdout
-        assert "storing: 100%" in done.stderr  # the progress bar
+        assert "reading: 100%" in done.stderr and "storing: 100%" in done.stderr  # the progress bars
 
         backup = tmp_path / "backup"
         exported = memhub_cli("export", str(backup), "--agent", "tali", "--url", url, "--git", "--quiet")

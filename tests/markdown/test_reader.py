@@ -124,3 +124,23 @@ def test_a_known_section_is_known_with_emoji_bold_or_capitals_around_its_name(tm
         ("Tiles ordered.", "status", None, "imported from memory/projects/kitchen.md, section Status"),
         ("Pick the grout", "open_loop", None, "imported from memory/projects/kitchen.md, section Open loops"),
     ]
+
+
+def test_reading_counts_its_lines_as_it_goes(tmp_path: Path) -> None:
+    # A 20k-line MEMORY.md took seconds to read with nothing on screen.
+    (tmp_path / "MEMORY.md").write_text("".join(f"- Fact number {i} about the house\n" for i in range(300)))
+    (tmp_path / "memory" / "daily").mkdir(parents=True)
+    (tmp_path / "memory" / "daily" / "2026-01-12.md").write_text("# 2026-01-12\n\n- Fixed the boiler\n")
+    updates: list[float] = []
+
+    class Recorder:
+        total: float | None = None
+
+        def update(self, n: float | None = 1) -> None:
+            updates.append(n or 0)
+
+    recorder = Recorder()
+    reading = read_workspace(tmp_path, layout=Layout(), agent="tali", progress=recorder)
+    assert len(reading.events) == 301
+    assert recorder.total == sum(updates) == 301 + 4  # every line, each file's trailing empty one too
+    assert len(updates) >= 300  # as the lines are read, not once at the end
