@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import time
 import urllib.parse
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from pydantic_core import to_jsonable_python
 
 from clients.events import NotAcknowledged, build_event, with_ids
 from clients.retry import retried
-from hub.api.schemas import EventStatusPublic, MemoryPage, MemoryPublic, Question, SearchHit
+from hub.api.schemas import (
+    ConflictPage,
+    EventStatusPublic,
+    MemoryPage,
+    MemoryPublic,
+    Question,
+    QuestionPage,
+    SearchHit,
+)
 from hub.compaction.core_block import CoreBlock
 from hub.compaction.jobs import CompactionJob
 from hub.conflicts.ledger import Conflict
@@ -60,6 +68,19 @@ Narrowing = str | Sequence[str] | None
 def _given(**values: Any) -> dict[str, Any]:
     """Those of `values` that are not None: what a request sends, leaving the hub's defaults to it."""
     return {k: v for k, v in values.items() if v is not None}
+
+
+T = TypeVar("T")
+
+
+def _every(page: Callable[[str | None], tuple[Sequence[T], str | None]]) -> Iterator[T]:
+    """Each item of `page(offset)`, following its next offset from the first page to the last."""
+    offset: str | None = None
+    while True:
+        items, offset = page(offset)
+        yield from items
+        if offset is None:
+            return
 
 
 # Answers worth trying again: the hub, or a proxy before it, could not take the request just then.
@@ -242,15 +263,53 @@ class Memhub:
         state: Narrowing = None,
     ) -> Iterator[MemoryPublic]:
         """Every memory of this agent, page after page, narrowed as `memories` narrows it."""
-        offset: str | None = None
-        while True:
-            page = self.memories(
+
+        def page(offset: str | None) -> tuple[list[MemoryPublic], str | None]:
+            found = self.memories(
                 limit=page_size, offset=offset, tier=tier, kind=kind, scope=scope, state=state
             )
-            yield from page.memories
-            if page.next_offset is None:
-                return
-            offset = page.next_offset
+            return found.memories, found.next_offset
+
+        return _every(page)
+
+    def conflict_page(
+        self,
+        *,
+        limit: int = 500,
+        offset: str | None = None,
+        status: str | None = None,
+        severity: str | None = None,
+        scope: str | None = None,
+        project: str | None = None,
+        person: str | None = None,
+    ) -> ConflictPage:
+        """One page of the conflicts in the ledger that involve this agent, newest first; pass its
+        `next_offset` as `offset` for the next. Conflicts recorded meanwhile move nothing between
+        pages. `status=`, `severity=`, `scope=`, `project=`, `person=` narrow it (named, as in
+        `memories`, so a misspelt one is an error)."""
+        params = _given(agent=self.agent, limit=limit, offset=offset, status=status, severity=severity,
+                        scope=scope, project=project, person=person)  # fmt: skip
+        return ConflictPage.model_validate(self._call("GET", "/v1/conflicts", params=params))
+
+    def all_conflicts(
+        self,
+        *,
+        page_size: int = 500,
+        status: str | None = None,
+        severity: str | None = None,
+        scope: str | None = None,
+        project: str | None = None,
+        person: str | None = None,
+    ) -> Iterator[Conflict]:
+        """Every conflict involving this agent, newest first, page after page, narrowed as
+        `conflict_page` narrows it."""
+
+        def page(offset: str | None) -> tuple[list[Conflict], str | None]:
+            found = self.conflict_page(limit=page_size, offset=offset, status=status, severity=severity,
+                                       scope=scope, project=project, person=person)  # fmt: skip
+            return found.conflicts, found.next_offset
+
+        return _every(page)
 
     def conflicts(
         self,
@@ -261,23 +320,31 @@ class Memhub:
         project: str | None = None,
         person: str | None = None,
     ) -> list[Conflict]:
-        """Conflicts in the ledger that involve this agent, newest first; `status=`, `severity=`, `scope=`,
-        `project=`, `person=` narrow it (named, as in `memories`, so a misspelt one is an error)."""
-        params = _given(agent=self.agent, status=status, severity=severity, scope=scope, project=project,
-                        person=person)  # fmt: skip
-        found = self._call("GET", "/v1/conflicts", params=params)
-        return [Conflict.model_validate(c) for c in found["conflicts"]]
+        """Every conflict involving this agent, newest first, as a list (`all_conflicts` reads it a
+        page at a time, `conflict_page` one page); narrowed as `conflict_page` narrows it."""
+        return list(self.all_conflicts(status=status, severity=severity, scope=scope, project=project,
+                                       person=person))  # fmt: skip
 
     def conflict(self, conflict_id: str) -> Conflict:
         """One conflict (a search hit's `conflict_ids`, a question's `conflict_id`): both statements, their
         memories, agents, channels and sources, the severity and any decision."""
         return Conflict.model_validate(self._call("GET", f"/v1/conflicts/{_segment(conflict_id)}"))
 
+    def question_page(self, *, limit: int = 500, offset: str | None = None) -> QuestionPage:
+        """One page of the questions this agent should ask the owner (see `questions`), newest first;
+        pass its `next_offset` as `offset` for the next."""
+        params = _given(agent=self.agent, limit=limit, offset=offset)
+        return QuestionPage.model_validate(self._call("GET", "/v1/questions", params=params))
+
     def questions(self) -> list[Question]:
         """Open conflicts the owner is to decide that this agent should ask about, each with the channel
-        to ask in and the answers it may take; send the answer with `resolve_conflict`."""
-        found = self._call("GET", "/v1/questions", params={"agent": self.agent})
-        return [Question.model_validate(q) for q in found["questions"]]
+        to ask in and the answers it may take; send the answer with `resolve_conflict`. Every page."""
+
+        def page(offset: str | None) -> tuple[list[Question], str | None]:
+            found = self.question_page(offset=offset)
+            return found.questions, found.next_offset
+
+        return list(_every(page))
 
     def resolve_conflict(
         self, conflict_id: str, keep: str, *, note: str | None = None, by: str = "owner"

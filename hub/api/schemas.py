@@ -16,6 +16,7 @@ from pydantic import (
     StringConstraints,
 )
 
+from hub.conflicts.ledger import Conflict
 from hub.models import Confidence, EventCreate, Kind, Memory, Scope, State, Tier
 from hub.secrets import ensure_no_secrets
 from hub.status import EventState
@@ -244,8 +245,14 @@ class Question(BaseModel):
     options: dict[str, str] = Field(description="Answer -> the `keep` value to send to the resolve route.")
 
 
-class QuestionList(BaseModel):
+class QuestionPage(BaseModel):
     questions: list[Question]
+    next_offset: str | None = Field(description="Pass as `offset` for the next page; null on the last page.")
+
+
+class ConflictPage(BaseModel):
+    conflicts: list[Conflict]
+    next_offset: str | None = Field(description="Pass as `offset` for the next page; null on the last page.")
 
 
 class ErrorBody(BaseModel):

@@ -8,9 +8,12 @@ memory the set of its open conflicts (to mark search hits cheaply).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from itertools import dropwhile
 
 from pydantic import BaseModel, Field
 from redis import Redis
@@ -147,6 +150,104 @@ def conflicts_since(redis: Redis, keys: Keys, since: datetime) -> list[Conflict]
     conflict about a memory is recorded after the memory was, so `since=memory.created_at` finds them."""
     members: list[bytes] = redis.zrangebyscore(_index(keys), since.timestamp(), "+inf")  # type: ignore[assignment]
     return _load(redis, keys, [as_text(i) for i in members])
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """A conflict's place in the ledger's order: its score in the time index (when it was recorded), then
+    its id, which orders conflicts recorded at the same instant as Redis does. The ledger is read from
+    the greatest position down (newest first)."""
+
+    score: float
+    conflict_id: str
+
+    @classmethod
+    def of(cls, conflict: Conflict) -> Position:
+        # `record` scores the index with `created_at`, which nothing changes after: the document says
+        # its own place, and reading the index without scores costs a quarter (redis-py parses each).
+        return cls(conflict.created_at.timestamp(), conflict.id)
+
+    def __str__(self) -> str:
+        # repr: the shortest text that reads back as the same float, so Redis finds the same score.
+        return f"{self.score!r}:{self.conflict_id}"
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """The position `str()` wrote; ValueError for anything else."""
+        score, _, conflict_id = text.partition(":")
+        if not conflict_id or not math.isfinite(float(score)):
+            raise ValueError(f"not a place in the ledger: {text!r}")
+        return cls(float(score), conflict_id)
+
+
+# Where a page starts, as the routes take it: a `Position` written out ("1767225600.123456:c-…").
+# Exponents of two digits at most: every finite score fits, and no text reads as infinity.
+POSITION_PATTERN = r"^-?\d{1,20}(\.\d{1,20})?(e[+-]?\d{1,2})?:\S{1,200}$"
+
+# A filtered page reads the ledger this many conflicts at a time until it has its fill.
+SCAN_CHUNK = 500
+
+
+def _batches(redis: Redis, keys: Keys, start: Position | None, chunk: int) -> Iterator[list[Conflict]]:
+    """The ledger from `start` (included) down, newest first, `chunk` conflicts a read.
+
+    Every read starts below the last conflict read, by score and id, never at a count of entries: a
+    conflict recorded meanwhile (newer than `start`, or a worker's clock behind among the rest) moves
+    none from one read, or page, to the next, so none is read twice or skipped.
+    """
+    bound, included = start, True
+    while True:
+        want = chunk
+        while True:
+            top = "+inf" if bound is None else repr(bound.score)
+            ids: list[bytes] = redis.zrevrangebyscore(_index(keys), top, "-inf", start=0, num=want)  # type: ignore[assignment]
+            read = _load(redis, keys, [as_text(i) for i in ids])
+            below = _below(read, bound, included)
+            if below or len(ids) < want:
+                break
+            want *= 2  # a whole read tied with the bound, before it, or gone since: read further
+        if below:
+            yield below
+        if len(ids) < want:
+            return
+        bound, included = Position.of(below[-1]), False
+
+
+def _below(read: list[Conflict], bound: Position | None, included: bool) -> list[Conflict]:
+    """Those of `read` below `bound` (or at it, `included`). The score bound also takes in conflicts of
+    the bound's instant that come before it, which are read first: left out."""
+    if bound is None:
+        return read
+
+    def above(conflict: Conflict) -> bool:
+        at = Position.of(conflict)
+        return at > bound or (at == bound and not included)
+
+    return list(dropwhile(above, read))
+
+
+def page(
+    redis: Redis,
+    keys: Keys,
+    *,
+    limit: int,
+    start: Position | None = None,
+    where: Callable[[list[Conflict]], list[Conflict]] | None = None,
+) -> tuple[list[Conflict], Position | None]:
+    """Up to `limit` conflicts from `start` down, newest first, and where the next page starts (None
+    on the last page). `where` keeps those of a batch it wants, in their order.
+
+    Unfiltered, a page is one read of `limit + 1` index entries and their documents. The filters are
+    fields of the documents, which have no index of their own, so a filtered page reads on in
+    batches until it has `limit + 1` kept: the whole ledger, at worst, for a filter few conflicts pass.
+    """
+    chunk = limit + 1 if where is None else max(limit + 1, SCAN_CHUNK)
+    kept: list[Conflict] = []
+    for batch in _batches(redis, keys, start, chunk):
+        kept += batch if where is None else where(batch)
+        if len(kept) > limit:
+            break
+    return kept[:limit], (Position.of(kept[limit]) if len(kept) > limit else None)
 
 
 def _load(redis: Redis, keys: Keys, ids: Sequence[str]) -> list[Conflict]:

@@ -1,13 +1,18 @@
 """Conflicts across agents, through the real pipeline: detect, record, resolve."""
 
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from functools import partial
+from typing import Any
 
 from starlette.testclient import TestClient
 
 from clients import Memhub
+from hub.conflicts import ledger
+from hub.conflicts.ledger import Conflict
 from hub.conflicts.resolve import supersede
 from hub.embedded import EmbeddedHub
+from hub.models import utcnow
 from tests.helpers import at_once, expire
 
 
@@ -399,3 +404,177 @@ def test_a_decision_whose_note_holds_a_secret_is_refused_and_nothing_is_kept(
     for path in ("/v1/memories/m-1/resolve", "/v1/promotions/p-1/approve", "/v1/promotions/p-1/reject"):
         refused = api.post(path, json={"note": SECRET_NOTE})
         assert refused.status_code == 422 and "Zq7#kP2!mW9x" not in refused.text, path
+
+
+# Paging. Conflicts recorded straight into the hub's ledger (the real one, in the test's Redis): a
+# ledger of a thousand takes a second that way, and hours through the pipeline.
+LONG_AGO = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def recorded(
+    hub: EmbeddedHub,
+    count: int,
+    *,
+    name: str = "c",
+    at: datetime = LONG_AGO,
+    step: timedelta = timedelta(minutes=1),
+    each: Callable[[int], dict[str, Any]] = lambda i: {},
+    **fields: Any,
+) -> list[Conflict]:
+    """`count` conflicts in the ledger, `step` apart from `at`, with `fields` and `each(i)`'s; newest first."""
+    made = []
+    for i in range(count):
+        when = at + step * i
+        values: dict[str, Any] = {
+            "id": f"{name}-{i:04d}",
+            "memory_ids": [f"m-{name}-{i}-old", f"m-{name}-{i}-new"],
+            "statements": [
+                f"Netanel works until 20:00 ({name} {i})",
+                f"Netanel works until 18:00 ({name} {i})",
+            ],
+            "agents": ["wa", "tg"],
+            "channels": ["whatsapp", "telegram"],
+            "sources": [None, None],
+            "severity": "medium",
+            "reason": "a different hour for the same thing",
+            "scope": "global",
+            "created_at": when,
+            "updated_at": when,
+        }
+        conflict = Conflict.model_validate({**values, **fields, **each(i)})
+        assert ledger.record(hub.services.redis, hub.services.keys, conflict)
+        made.append(conflict)
+    return newest_first(made)
+
+
+def newest_first(made: list[Conflict]) -> list[Conflict]:
+    """The ledger's order: newest first, and between two recorded at the same instant, the greater id."""
+    return sorted(made, key=lambda c: (c.created_at, c.id), reverse=True)
+
+
+def pages(api: TestClient, path: str, key: str, offset: str | None = None, **params: Any) -> list[list[str]]:
+    """The ids on each page, following `next_offset` from `offset` to the last page."""
+    found = []
+    while True:
+        response = api.get(path, params={**params, **({"offset": offset} if offset else {})})
+        assert response.status_code == 200, response.text
+        found.append([item["conflict_id" if key == "questions" else "id"] for item in response.json()[key]])
+        offset = response.json()["next_offset"]
+        if offset is None:
+            return found
+        assert len(found) < 1_000, "next_offset never ends"
+
+
+def test_the_ledger_is_listed_page_by_page_newest_first_each_conflict_once(
+    api: TestClient, hub: EmbeddedHub
+) -> None:
+    # Three recorded at the same instant as c-0004: ties are ordered by id, never left to chance.
+    made = recorded(hub, 9) + recorded(
+        hub, 3, name="tie", at=LONG_AGO + timedelta(minutes=4), step=timedelta(0)
+    )
+    expected = [c.id for c in newest_first(made)]
+
+    listed = pages(api, "/v1/conflicts", "conflicts", limit=5)
+    assert [len(page) for page in listed] == [5, 5, 2]
+    assert [i for page in listed for i in page] == expected
+    whole = api.get("/v1/conflicts").json()  # the default page holds up to 500
+    assert [c["id"] for c in whole["conflicts"]] == expected and whole["next_offset"] is None
+    # One at a time, a page can start behind a whole read of its instant's earlier ones.
+    assert pages(api, "/v1/conflicts", "conflicts", limit=1) == [[i] for i in expected]
+    # A last page that is exactly full says so: no offset to an empty page.
+    assert pages(api, "/v1/conflicts", "conflicts", limit=12) == [expected]
+
+
+def test_a_conflict_recorded_between_two_pages_shifts_nothing_between_them(
+    api: TestClient, hub: EmbeddedHub
+) -> None:
+    # Counted from the top, each new conflict would push one already read onto the next page (read
+    # twice), and one recorded out of turn below the cursor would skip one.
+    made = recorded(hub, 10)
+    first = api.get("/v1/conflicts", params={"limit": 4}).json()
+    assert [c["id"] for c in first["conflicts"]] == [c.id for c in made[:4]]
+
+    recorded(hub, 3, name="new", at=utcnow())  # newer than everything: before page one
+    [late] = recorded(hub, 1, name="late", at=made[6].created_at)  # a worker's clock behind: among the rest
+    rest = pages(api, "/v1/conflicts", "conflicts", offset=first["next_offset"], limit=4)
+    expected_rest = [c.id for c in newest_first([*made[4:], late])]
+    assert [i for page in rest for i in page] == expected_rest
+    assert [len(page) for page in rest] == [4, 3]
+    # Read from the top again, the new conflicts come first.
+    assert [c["id"] for c in conflicts(api)[:3]] == ["new-0002", "new-0001", "new-0000"]
+
+
+def test_filters_and_pages_together_across_the_whole_ledger(api: TestClient, hub: EmbeddedHub) -> None:
+    # Filters are read from the documents: a page of the few that match is gathered from as much of
+    # the ledger as it takes (here more than one read of it).
+    made = recorded(
+        hub,
+        1_200,
+        each=lambda i: {
+            "agents": ["wa", "sms"] if i % 7 == 0 else ["tg", "mail"],
+            "status": "resolved" if i % 3 == 0 else "open",
+            "severity": "high" if i % 2 else "medium",
+        },
+    )
+    wanted = [c.id for c in made if "wa" in c.agents and c.open]
+    assert len(wanted) == 114
+    listed = pages(api, "/v1/conflicts", "conflicts", agent="wa", status="open", limit=50)
+    assert [len(page) for page in listed] == [50, 50, 14]
+    assert [i for page in listed for i in page] == wanted
+    high = [c.id for c in made if c.severity == "high" and c.agents[0] == "tg"]
+    listed = pages(api, "/v1/conflicts", "conflicts", agent="tg", severity="high", limit=1_000)
+    assert [i for page in listed for i in page] == high and len(listed) == 1
+    assert pages(api, "/v1/conflicts", "conflicts", agent="nobody", limit=10) == [[]]
+
+
+def test_a_bad_offset_or_limit_is_refused_naming_it(api: TestClient, hub: EmbeddedHub) -> None:
+    recorded(hub, 3)
+    for path, params in (("/v1/conflicts", {}), ("/v1/questions", {"agent": "tg"})):
+        for name, bad in (("offset", "c-0002"), ("offset", "yesterday:c-1"), ("offset", "1e400:c-1"),
+                          ("offset", "1.5:"), ("limit", "0"), ("limit", "1001")):  # fmt: skip
+            refused = api.get(path, params={**params, name: bad})
+            assert refused.status_code == 422, (path, name, bad, refused.text)
+            assert [issue["loc"] for issue in refused.json()["detail"]] == [["query", name]]
+            assert refused.json()["message"].startswith(f"query.{name}: ")
+    # An offset well formed but of no conflict in this ledger (one since gone) starts where it would stand.
+    gone = f"{(LONG_AGO + timedelta(minutes=1)).timestamp()!r}:c-0001-gone"
+    after = api.get("/v1/conflicts", params={"offset": gone})
+    assert [c["id"] for c in after.json()["conflicts"]] == ["c-0001", "c-0000"]
+
+
+def test_the_owners_questions_come_page_by_page(
+    api: TestClient, hub: EmbeddedHub, make_agent: Callable[..., Memhub]
+) -> None:
+    wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
+    [tea] = publish_all(wa, "Dana prefers green tea")
+    [violin] = publish_all(tg, "Avi plays the violin on Tuesdays")
+    assert conflicts(api) == []
+    # Of 24, tg is asked about the open high ones it is in, between memories that still stand.
+    made = recorded(
+        hub,
+        24,
+        memory_ids=[tea, violin],
+        severity="high",
+        each=lambda i: (
+            {"severity": "medium"} if i % 6 == 1
+            else {"status": "dismissed"} if i % 6 == 2
+            else {"memory_ids": [tea, "m-merged-since"]} if i % 6 == 3
+            else {"agents": ["wa", "sms"]} if i % 6 == 4
+            else {}
+        ),
+    )  # fmt: skip
+    asked = [c.id for c in made if int(c.id[-4:]) % 6 in (0, 5)]
+    assert len(asked) == 8
+    listed = pages(api, "/v1/questions", "questions", agent="tg", limit=3)
+    assert [len(page) for page in listed] == [3, 3, 2]
+    assert [i for page in listed for i in page] == asked
+    # wa is in the ones with sms too.
+    wa_asked = [c.id for c in made if int(c.id[-4:]) % 6 in (0, 4, 5)]
+    assert pages(api, "/v1/questions", "questions", agent="wa", limit=100) == [wa_asked]
+
+    # The SDK: a page at a time, or every question.
+    assert [q.conflict_id for q in tg.questions()] == asked
+    page = tg.question_page(limit=5)
+    assert [q.conflict_id for q in page.questions] == asked[:5] and page.next_offset
+    rest = tg.question_page(limit=5, offset=page.next_offset)
+    assert [q.conflict_id for q in rest.questions] == asked[5:] and rest.next_offset is None

@@ -16,6 +16,7 @@ from hub.api.app import create_app
 from hub.embedded import EmbeddedHub
 from hub.services import Services
 from tests.api.test_access import ADMIN, new_key
+from tests.api.test_conflicts import recorded
 from tests.compaction.helpers import stored
 
 
@@ -282,3 +283,25 @@ def test_pages_read_from_a_group_chat_leave_private_memories_off(make_agent: Cal
     day = wa.memory(ronit).occurred_at.date()  # the hub's days are UTC's here (MEMHUB_TIMEZONE unset)
     assert "Ronit Levi" in wa.daily(day).markdown
     assert "Ronit Levi" not in wa.daily(day, chat_type="group").markdown
+
+
+def test_the_sdk_reads_a_long_ledger_a_page_at_a_time(api: TestClient, hub: EmbeddedHub) -> None:
+    # conflicts() fetched the whole ledger in one answer; it now follows the pages (500 a request).
+    made = recorded(hub, 1_010, each=lambda i: {"agents": ["wa", "tg" if i % 2 else "sms"]})
+    mine = [c.id for c in made if "tg" in c.agents]
+    transport = Recording(api._transport)
+    tg = Memhub("http://testserver", agent="tg", transport=transport)
+
+    assert [c.id for c in tg.conflicts()] == mine and len(mine) == 505
+    assert [path.split("?")[0] for path, _ in transport.sent] == ["/v1/conflicts"] * 2
+    page = tg.conflict_page(limit=200)
+    assert [c.id for c in page.conflicts] == mine[:200] and page.next_offset
+    after = tg.conflict_page(limit=200, offset=page.next_offset)
+    assert [c.id for c in after.conflicts] == mine[200:400]
+    assert [c.id for c in tg.all_conflicts(page_size=300, status="open")] == mine
+    assert list(tg.all_conflicts(page_size=300, status="resolved")) == []
+    with pytest.raises(MemhubError) as refused:
+        tg.conflict_page(offset="page two")
+    assert refused.value.status_code == 422 and str(refused.value).startswith(
+        "memhub answered 422: query.offset"
+    )

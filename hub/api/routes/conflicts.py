@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from hub.api.deps import CallerDep, ServicesDep
-from hub.api.schemas import DecisionText, ErrorBody, InvalidRequest, Question, QuestionList
+from hub.api.schemas import ConflictPage, DecisionText, ErrorBody, InvalidRequest, Question, QuestionPage
 from hub.conflicts import ledger
 from hub.conflicts.judge import Severity
-from hub.conflicts.ledger import Conflict, ConflictStatus
+from hub.conflicts.ledger import POSITION_PATTERN, Conflict, ConflictStatus, Position
 from hub.conflicts.resolve import ConflictDecided, ResolutionError, already_decided, cannot_keep, resolve
 from hub.locks import writing
 from hub.models import Memory, Scope, utcnow
@@ -20,8 +21,25 @@ from hub.models import Memory, Scope, utcnow
 router = APIRouter(tags=["conflicts"])
 
 
-class ConflictList(BaseModel):
-    conflicts: list[Conflict]
+# As `GET /v1/memories` pages: `limit`, and `offset` from the previous page's `next_offset`.
+PageLimit = Annotated[int, Query(ge=1, le=1_000)]
+PageOffset = Annotated[
+    str | None,
+    Query(
+        pattern=POSITION_PATTERN,
+        max_length=300,
+        description="`next_offset` of the previous page: where it starts in the ledger's newest-first "
+        "order, so conflicts recorded meanwhile move nothing between pages.",
+    ),
+]
+
+
+def _start(offset: str | None) -> Position | None:
+    return Position.parse(offset) if offset else None  # the pattern let only a position through
+
+
+def _offset(next_at: Position | None) -> str | None:
+    return str(next_at) if next_at else None
 
 
 class ResolveRequest(BaseModel):
@@ -46,7 +64,12 @@ def _found(services: ServicesDep, conflict_id: str) -> Conflict:
     return found
 
 
-@router.get("/v1/conflicts", summary="List the conflict ledger", response_model=ConflictList)
+@router.get(
+    "/v1/conflicts",
+    summary="List the conflict ledger",
+    response_model=ConflictPage,
+    responses={422: {"model": InvalidRequest}},
+)
 def list_conflicts(
     services: ServicesDep,
     status_: Annotated[ConflictStatus | None, Query(alias="status")] = None,
@@ -55,19 +78,18 @@ def list_conflicts(
     project: str | None = None,
     person: str | None = None,
     agent: str | None = None,
-) -> ConflictList:
-    """Contradictions the hub found, newest first."""
-    everything = ledger.all_conflicts(services.redis, services.keys)
-    picked = ledger.matching(
-        everything,
-        status=status_,
-        severity=severity,
-        scope=scope,
-        project=project,
-        person=person,
-        agent=agent,
+    limit: PageLimit = 500,
+    offset: PageOffset = None,
+) -> ConflictPage:
+    """Contradictions the hub found, newest first, page by page."""
+    where = None
+    if any(v is not None for v in (status_, severity, scope, project, person, agent)):
+        where = partial(ledger.matching, status=status_, severity=severity, scope=scope, project=project,
+                        person=person, agent=agent)  # fmt: skip
+    found, next_at = ledger.page(
+        services.redis, services.keys, limit=limit, start=_start(offset), where=where
     )
-    return ConflictList(conflicts=picked)
+    return ConflictPage(conflicts=found, next_offset=_offset(next_at))
 
 
 @router.get(
@@ -112,24 +134,38 @@ def resolve_conflict(
         raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from exc
 
 
-@router.get("/v1/questions", summary="Questions an agent should ask the owner", response_model=QuestionList)
-def questions(agent: str, services: ServicesDep) -> QuestionList:
+@router.get(
+    "/v1/questions",
+    summary="Questions an agent should ask the owner",
+    response_model=QuestionPage,
+    responses={422: {"model": InvalidRequest}},
+)
+def questions(
+    agent: str, services: ServicesDep, limit: PageLimit = 500, offset: PageOffset = None
+) -> QuestionPage:
     """What this agent should ask the owner, in its own channel: open conflicts the policy puts to the
-    owner, between memories that still stand."""
+    owner, between memories that still stand. Newest first, page by page."""
     ask = set(services.settings.conflict_ask_owner)
-    put = [
-        c
-        for c in ledger.matching(
-            ledger.all_conflicts(services.redis, services.keys), status=ConflictStatus.open, agent=agent
-        )
-        if c.severity.value in ask
-    ]
-    stored = {m.id: m for m in services.store.get([m for c in put for m in c.memory_ids])}
-    # A side gone, superseded or expired (the compaction that purges it settles the conflict) cannot
-    # be kept: nobody is asked to choose it meanwhile.
     now = utcnow()
-    asked = [c for c in put if not any(cannot_keep(m, stored.get(m), now) for m in c.memory_ids)]
-    return QuestionList(questions=[_question(c, agent, _said(c, stored)) for c in asked])
+    stored: dict[str, Memory] = {}
+
+    def asked(batch: list[Conflict]) -> list[Conflict]:
+        put = [
+            c
+            for c in ledger.matching(batch, status=ConflictStatus.open, agent=agent)
+            if c.severity.value in ask
+        ]
+        stored.update((m.id, m) for m in services.store.get([m for c in put for m in c.memory_ids]))
+        # A side gone, superseded or expired (the compaction that purges it settles the conflict) cannot
+        # be kept: nobody is asked to choose it meanwhile.
+        return [c for c in put if not any(cannot_keep(m, stored.get(m), now) for m in c.memory_ids)]
+
+    found, next_at = ledger.page(
+        services.redis, services.keys, limit=limit, start=_start(offset), where=asked
+    )
+    return QuestionPage(
+        questions=[_question(c, agent, _said(c, stored)) for c in found], next_offset=_offset(next_at)
+    )
 
 
 def _said(conflict: Conflict, stored: Mapping[str, Memory]) -> list[str]:
