@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -52,9 +53,10 @@ class MemhubError(RuntimeError):
 
 def _retry_after(response: httpx.Response) -> float | None:
     try:
-        return float(response.headers["retry-after"])
+        seconds = float(response.headers["retry-after"])
     except (KeyError, ValueError):  # absent, or an HTTP date (the hub sends seconds)
         return None
+    return seconds if 0 <= seconds < math.inf else None  # a proxy's "-1" or "nan" says nothing
 
 
 # `Memhub.wait` asks at its `poll` interval for this many seconds, then less often, up to MAX_POLL.
@@ -92,7 +94,10 @@ class Memhub:
 
     Requests that are safe to repeat (reads, searches, and publishing: events carry their ids from
     the first try) are tried again after a dropped connection, a timeout or a 502/503/504, up to
-    `retries` times, waiting `backoff`, then twice as long, and so on.
+    `retries` times, waiting `backoff`, then twice as long, and so on. Any request the hub refused
+    for the key's rate limit (429: it did nothing) is tried again once its `Retry-After` has passed,
+    up to `retries` times, while the waits add up to `rate_limit_wait` seconds at most (0: raise
+    MemhubError at once, with `retry_after`).
     """
 
     def __init__(
@@ -105,6 +110,7 @@ class Memhub:
         timeout: float = 30.0,
         retries: int = 3,
         backoff: float = 0.5,
+        rate_limit_wait: float = 10.0,
         transport: httpx.BaseTransport | None = None,
         client: httpx.Client | None = None,
     ) -> None:
@@ -114,6 +120,7 @@ class Memhub:
         self.agent = agent
         self.channel = channel
         self.retries = retries
+        self.rate_limit_wait = rate_limit_wait
         self.backoff = backoff
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._owned = client is None
@@ -129,17 +136,33 @@ class Memhub:
         if self._owned:
             self._http.close()
 
-    def _call(self, method: str, path: str, *, idempotent: bool | None = None, **kwargs: Any) -> Any:
-        """The hub's JSON answer; `idempotent` (by default: a GET) lets a failed try be repeated."""
+    def _call(
+        self,
+        method: str,
+        path: str,
+        *,
+        idempotent: bool | None = None,
+        patience: float | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """The hub's JSON answer; `idempotent` (by default: a GET) lets a failed try be repeated, and
+        `patience` (by default `rate_limit_wait`) bounds the waits for the rate limit."""
         if idempotent is None:
             idempotent = method == "GET"
-        response = retried(
-            lambda: self._http.request(method, path, headers=self._headers, **kwargs),
-            retries=self.retries if idempotent else 0,
-            backoff=self.backoff,
-            transient=(httpx.TransportError,),
-            again=lambda answer: answer.status_code in RETRY_STATUSES,
-        )
+        patience = self.rate_limit_wait if patience is None else patience
+        for tried in range(self.retries + 1):
+            response = retried(
+                lambda: self._http.request(method, path, headers=self._headers, **kwargs),
+                retries=self.retries if idempotent else 0,
+                backoff=self.backoff,
+                transient=(httpx.TransportError,),
+                again=lambda answer: answer.status_code in RETRY_STATUSES,
+            )
+            pause = _retry_after(response) if response.status_code == 429 else None
+            if pause is None or pause > patience or tried == self.retries:
+                break
+            time.sleep(pause)  # refused before anything was done: the same request, once it goes through
+            patience -= pause
         if response.status_code >= 400:
             try:
                 body = response.json()
@@ -174,8 +197,10 @@ class Memhub:
             raise NotAcknowledged(batch, exc) from exc
         return ids
 
-    def status(self, event_id: str) -> EventStatusPublic:
-        return EventStatusPublic.model_validate(self._call("GET", f"/v1/events/{_segment(event_id)}"))
+    def status(self, event_id: str, *, patience: float | None = None) -> EventStatusPublic:
+        """Where the event stands; `patience` bounds the waits for the rate limit (see the class)."""
+        path = f"/v1/events/{_segment(event_id)}"
+        return EventStatusPublic.model_validate(self._call("GET", path, patience=patience))
 
     def wait(
         self, event_id: str, *, reviewed: bool = True, timeout: float = 30.0, poll: float = 0.02
@@ -193,15 +218,16 @@ class Memhub:
         start = time.monotonic()
         interval = poll
         while True:
+            left = timeout - (time.monotonic() - start)
             try:
-                found = self.status(event_id)
-            except MemhubError as exc:
                 # The key's rate limit (other threads of this agent searching, say): nothing was asked,
                 # so ask again when the hub says a request goes through, within the timeout.
+                found = self.status(event_id, patience=max(left, 0.0))
+            except MemhubError as exc:
                 left = timeout - (time.monotonic() - start)
                 if exc.status_code != 429 or exc.retry_after is None or exc.retry_after > left:
                     raise
-                time.sleep(exc.retry_after)
+                time.sleep(exc.retry_after)  # refused more times than `retries`, with time left
                 continue
             if found.settled or (not reviewed and found.status is EventState.stored):
                 return found

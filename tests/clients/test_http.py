@@ -4,6 +4,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -41,8 +42,10 @@ class Unreliable(httpx.BaseTransport):
         return httpx.Response(answer.status_code, headers=answer.headers, content=body)
 
 
-def agent_over(transport: httpx.BaseTransport) -> Memhub:
-    return Memhub("http://testserver", agent="wa", channel="whatsapp", transport=transport, backoff=0.01)
+def agent_over(transport: httpx.BaseTransport, **options: Any) -> Memhub:
+    return Memhub(
+        "http://testserver", agent="wa", channel="whatsapp", transport=transport, backoff=0.01, **options
+    )
 
 
 def test_a_publish_whose_answers_are_lost_is_sent_again_and_stored_once(
@@ -242,14 +245,14 @@ def test_a_refusal_that_is_not_the_hubs_json_still_says_what_came_back() -> None
 
 
 class RateLimited(httpx.BaseTransport):
-    """Before the hub: the first `refuse` status reads get the hub's 429 with `Retry-After: 1`, as when
-    other threads of the agent spent its key's minute; the rest reach the hub."""
+    """Before the hub: the first `refuse` requests to `path` (status reads by default) get the hub's 429
+    with `Retry-After: 1`, as when other threads of the agent spent its key's minute; the rest reach the hub."""
 
-    def __init__(self, hub: httpx.BaseTransport, *, refuse: int) -> None:
-        self.hub, self.refuse, self.refused_at = hub, refuse, []  # type: ignore[var-annotated]
+    def __init__(self, hub: httpx.BaseTransport, *, refuse: int, path: str = "/v1/events/") -> None:
+        self.hub, self.refuse, self.path, self.refused_at = hub, refuse, path, []  # type: ignore[var-annotated]
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        if self.refuse and request.method == "GET" and request.url.path.startswith("/v1/events/"):
+        if self.refuse and request.url.path.startswith(self.path):
             self.refuse -= 1
             self.refused_at.append(time.monotonic())
             detail = {"detail": "key k1 is over 60 requests a minute; retry in 1 s"}
@@ -269,6 +272,23 @@ def test_a_wait_refused_for_the_rate_limit_asks_again_after_retry_after(api: Tes
         limited.refuse = 1
         with pytest.raises(MemhubError) as refused:  # not within the timeout: said at once
             agent.wait(event_id, timeout=0.5)
+        assert refused.value.status_code == 429 and refused.value.retry_after == 1.0
+
+
+def test_a_request_refused_for_the_rate_limit_is_sent_again_after_retry_after(api: TestClient) -> None:
+    # Only wait() waited: a search or a publish refused for the key's minute raised at once, though the
+    # hub had done nothing and said when to come back.
+    limited = RateLimited(api._transport, refuse=2, path="/v1/search")
+    with agent_over(limited) as agent:
+        agent.wait(agent.publish("Noa's swimming moved to Thursdays"))
+        assert [h.text for h in agent.search("When is Noa's swimming?")] == [
+            "Noa's swimming moved to Thursdays"
+        ]
+        assert limited.refuse == 0 and limited.refused_at[1] - limited.refused_at[0] >= 1.0  # as told
+    limited.refuse, limited.path = 1, "/v1/events"
+    with agent_over(limited, rate_limit_wait=0) as impatient:  # told not to wait: said at once
+        with pytest.raises(MemhubError) as refused:
+            impatient.publish("Noa's swimming is at 17:00")
         assert refused.value.status_code == 429 and refused.value.retry_after == 1.0
 
 
