@@ -52,6 +52,13 @@ SEARCH_PARAMS = qe.SearchParams(acorn=qe.AcornSearchParams(enable=True))
 SEARCH_THREADS = 1
 
 
+# Segments as large as the engine makes them (one per ~340k memories on two cores). Capping them
+# (`EdgeOptimizersConfig(max_segment_size=...)`) shortens each indexing stop but adds segments, each
+# searched on its own. Grown 10k at a time to 100k, indexed at each step, then searched with 9,999
+# waiting (one run, 200 searches each): uncapped, stops of 2.8 s growing to 20.6 s, p95 / encode-one
+# 2.16; capped at 30,000 KB (10k memories a segment), 2.7 s each, but 10 segments and 3.10; at
+# 50,000 KB, up to 10.7 s and 2.59; at 75,000 KB, up to 12.3 s and 2.73. Search latency is the
+# end-to-end bound (2.5); a stop is a worker's, once per 10k memories.
 def shard_config() -> qe.EdgeConfig:
     return qe.EdgeConfig(
         vectors={DENSE: qe.EdgeVectorParams(size=DIMENSIONS, distance=qe.Distance.Cosine)},
