@@ -4,11 +4,11 @@ The rule, first match wins:
 
 - **high**: a wrong answer could hurt, cost money or break a rule.
   Health (allergies and the foods that cause the severe ones, intolerances, medications and doses,
-  conditions, vaccinations, blood type, pregnancy, a pet's health too); money (any amount of money, rent, salary, bills, debts, bank
-  accounts, cards, insurance, budgets); safety (alarm codes, keys, emergency contacts, car seats,
-  a child allowed out alone); legal documents (passport, visa, driving licence, contracts, custody);
-  family relations (who is whose wife, brother or mother, marriage, how many children). A money or
-  safety word that is only a name ("Bill", "Key") does not count.
+  conditions, vaccinations, blood type, pregnancy, a pet's health too); money (any amount of money,
+  rent, salary, bills, debts, bank accounts, cards, insurance, budgets); safety (alarm codes, keys,
+  emergency contacts, car seats, a child allowed out alone); legal documents (passport, visa, driving
+  licence, contracts, custody); family relations (who is whose wife, brother or mother, marriage, how
+  many children). A money or safety word that is only a name ("Bill", "Key") does not count.
 - **low**: tastes and cosmetics: favourites, likes and preferences, a colour, a nickname, coffee
   and food tastes, hobbies, how the owner wants to be reminded. Also any conflict between two
   memories of kind `preference` that hits no high rule.
