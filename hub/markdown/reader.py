@@ -93,6 +93,14 @@ class _Item:
     when: time | None = None  # a time of day from the heading above it
 
 
+class Progress(Protocol):
+    """Where reading reports the lines it has read (a tqdm bar is one)."""
+
+    total: float | None
+
+    def update(self, n: float | None = 1) -> bool | None: ...
+
+
 @dataclass
 class _Lines:
     """The lines of one file read so far, counted into `progress`."""
@@ -104,14 +112,6 @@ class _Lines:
         if self.progress is not None and line > self.done:
             self.progress.update(line - self.done)
         self.done = max(self.done, line)
-
-
-class Progress(Protocol):
-    """Where reading reports the lines it has read (a tqdm bar is one)."""
-
-    total: float | None
-
-    def update(self, n: float | None = 1) -> bool | None: ...
 
 
 def read_workspace(
