@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import signal
 import sys
@@ -43,6 +44,14 @@ def _port(text: str) -> int:
     if not 1 <= value <= 65_535:
         raise argparse.ArgumentTypeError(f"{value} is not a port: 1 to 65535")
     return value
+
+
+def _started() -> None:
+    """Exempt what start-up built from the garbage collector: the model, the tokenizer and the store
+    are ~490k objects that live as long as the process, and a full collection walked them all (237 ms,
+    `python -m benchmarks.gc_pause`) inside whatever request or job was running; frozen, it walks only
+    what came since."""
+    gc.freeze()
 
 
 def _services(settings: Settings, command: str) -> Services | None:
@@ -93,6 +102,7 @@ def cmd_up(args: argparse.Namespace) -> int:
             return 2
         # The review and compaction schedules, in a thread beside the workers.
         cron = CronThread(settings, hub.services.redis).start() if settings.embedded_cron else None
+        _started()
         print(f"memhub: data in {settings.data_dir.resolve()}, API on http://{settings.host}:{settings.port}")
         uvicorn.run(create_app(hub.services), host=settings.host, port=settings.port, log_level="warning")
         if cron:
@@ -119,6 +129,7 @@ def cmd_api(args: argparse.Namespace) -> int:
     services = _services(settings, "api")
     if services is None:
         return 2
+    _started()
     try:
         uvicorn.run(create_app(services), host=args.host or settings.host, port=settings.port)
     finally:
@@ -132,6 +143,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     services = _services(_settings(args), "worker")
     if services is None:
         return 2
+    _started()
     try:
         run_worker(services, burst=args.burst)
     finally:
