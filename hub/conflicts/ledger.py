@@ -92,6 +92,15 @@ def _index(keys: Keys) -> str:
     return f"{keys.prefix}:conflicts"
 
 
+def _of_agent(keys: Keys, agent: str) -> str:
+    return f"{keys.prefix}:conflicts:agent:{agent}"
+
+
+# Set once every conflict recorded before the per-agent indexes existed is in them.
+def _agent_indexes_built(keys: Keys) -> str:
+    return f"{keys.prefix}:conflicts:agent-indexes-built"
+
+
 def _open_for(keys: Keys, memory_id: str) -> str:
     return f"{keys.prefix}:memory-conflicts:{memory_id}"
 
@@ -112,6 +121,8 @@ def record(redis: Redis, keys: Keys, conflict: Conflict) -> bool:
             pipe.multi()
             pipe.set(key, conflict.model_dump_json())
             pipe.zadd(_index(keys), {conflict.id: conflict.created_at.timestamp()})
+            for agent in set(conflict.agents):
+                pipe.zadd(_of_agent(keys, agent), {conflict.id: conflict.created_at.timestamp()})
             if conflict.open:
                 for memory_id in conflict.memory_ids:
                     pipe.sadd(_open_for(keys, memory_id), conflict.id)
@@ -188,8 +199,26 @@ POSITION_PATTERN = r"^-?\d{1,20}(\.\d{1,20})?(e[+-]?\d{1,2})?:\S{1,200}$"
 SCAN_CHUNK = 500
 
 
-def _batches(redis: Redis, keys: Keys, start: Position | None, chunk: int) -> Iterator[list[Conflict]]:
-    """The ledger from `start` (included) down, newest first, `chunk` conflicts a read.
+def agent_index(redis: Redis, keys: Keys, agent: str) -> str:
+    """The time index of the conflicts `agent` is a side of (`record` keeps it). A ledger recorded before
+    these indexes existed is indexed here once, from its documents; doing it twice does no harm."""
+    if not redis.exists(_agent_indexes_built(keys)):
+        ids: list[bytes] = redis.zrange(_index(keys), 0, -1)  # type: ignore[assignment]
+        for chunk in range(0, len(ids), SCAN_CHUNK):
+            pipe = redis.pipeline(transaction=False)
+            for conflict in _load(redis, keys, [as_text(i) for i in ids[chunk : chunk + SCAN_CHUNK]]):
+                for side in set(conflict.agents):
+                    pipe.zadd(_of_agent(keys, side), {conflict.id: conflict.created_at.timestamp()})
+            pipe.execute()
+        redis.set(_agent_indexes_built(keys), b"1")
+    return _of_agent(keys, agent)
+
+
+def _batches(
+    redis: Redis, keys: Keys, start: Position | None, chunk: int, index: str
+) -> Iterator[list[Conflict]]:
+    """The ledger (or the part of it `index` holds) from `start` (included) down, newest first, `chunk`
+    conflicts a read.
 
     Every read starts below the last conflict read, by score and id, never at a count of entries: a
     conflict recorded meanwhile (newer than `start`, or a worker's clock behind among the rest) moves
@@ -200,7 +229,7 @@ def _batches(redis: Redis, keys: Keys, start: Position | None, chunk: int) -> It
         want = chunk
         while True:
             top = "+inf" if bound is None else repr(bound.score)
-            ids: list[bytes] = redis.zrevrangebyscore(_index(keys), top, "-inf", start=0, num=want)  # type: ignore[assignment]
+            ids: list[bytes] = redis.zrevrangebyscore(index, top, "-inf", start=0, num=want)  # type: ignore[assignment]
             read = _load(redis, keys, [as_text(i) for i in ids])
             below = _below(read, bound, included)
             if below or len(ids) < want:
@@ -232,18 +261,21 @@ def page(
     *,
     limit: int,
     start: Position | None = None,
+    agent: str | None = None,
     where: Callable[[list[Conflict]], list[Conflict]] | None = None,
 ) -> tuple[list[Conflict], Position | None]:
     """Up to `limit` conflicts from `start` down, newest first, and where the next page starts (None
     on the last page). `where` keeps those of a batch it wants, in their order.
 
-    Unfiltered, a page is one read of `limit + 1` index entries and their documents. The filters are
-    fields of the documents, which have no index of their own, so a filtered page reads on in
-    batches until it has `limit + 1` kept: the whole ledger, at worst, for a filter few conflicts pass.
+    Unfiltered, a page is one read of `limit + 1` index entries and their documents; with `agent`, of
+    that agent's index (every SDK read names its agent). The other filters are fields of the documents,
+    which have no index of their own, so a page `where` filters reads on in batches until it has
+    `limit + 1` kept: all the conflicts in its index, at worst, for a filter few of them pass.
     """
     chunk = limit + 1 if where is None else max(limit + 1, SCAN_CHUNK)
+    index = _index(keys) if agent is None else agent_index(redis, keys, agent)
     kept: list[Conflict] = []
-    for batch in _batches(redis, keys, start, chunk):
+    for batch in _batches(redis, keys, start, chunk, index):
         kept += batch if where is None else where(batch)
         if len(kept) > limit:
             break

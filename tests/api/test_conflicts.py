@@ -527,6 +527,25 @@ def test_filters_and_pages_together_across_the_whole_ledger(api: TestClient, hub
     assert pages(api, "/v1/conflicts", "conflicts", agent="nobody", limit=10) == [[]]
 
 
+def test_an_agents_conflicts_have_an_index_of_their_own_built_once_for_an_older_ledger(
+    api: TestClient, hub: EmbeddedHub
+) -> None:
+    # Every SDK read names its agent: paged from the whole ledger, an agent with few conflicts among
+    # many had its page gathered from all of them.
+    made = recorded(hub, 600, each=lambda i: {"agents": ["wa", "sms"] if i % 100 == 0 else ["tg", "mail"]})
+    redis, keys = hub.services.redis, hub.services.keys
+    redis.delete(*redis.keys(f"{keys.prefix}:conflicts:agent*"))  # a ledger from before the indexes
+
+    wanted = [c.id for c in made if "wa" in c.agents]
+    assert pages(api, "/v1/conflicts", "conflicts", agent="wa", limit=4) == [wanted[:4], wanted[4:]]
+    assert redis.zcard(ledger.agent_index(redis, keys, "wa")) == 6
+    assert redis.zcard(ledger.agent_index(redis, keys, "mail")) == 594
+    # Recorded from now on, a conflict joins its agents' indexes at once.
+    [new] = recorded(hub, 1, name="new", at=utcnow(), agents=["wa", "tg"])
+    assert pages(api, "/v1/conflicts", "conflicts", agent="wa", limit=10) == [[new.id, *wanted]]
+    assert conflicts(api, agent="sms") == [c for c in conflicts(api, limit="1000") if "sms" in c["agents"]]
+
+
 def test_a_bad_offset_or_limit_is_refused_naming_it(api: TestClient, hub: EmbeddedHub) -> None:
     recorded(hub, 3)
     for path, params in (("/v1/conflicts", {}), ("/v1/questions", {"agent": "tg"})):

@@ -83,11 +83,11 @@ def list_conflicts(
 ) -> ConflictPage:
     """Contradictions the hub found, newest first, page by page."""
     where = None
-    if any(v is not None for v in (status_, severity, scope, project, person, agent)):
+    if any(v is not None for v in (status_, severity, scope, project, person)):
         where = partial(ledger.matching, status=status_, severity=severity, scope=scope, project=project,
-                        person=person, agent=agent)  # fmt: skip
+                        person=person)  # fmt: skip
     found, next_at = ledger.page(
-        services.redis, services.keys, limit=limit, start=_start(offset), where=where
+        services.redis, services.keys, limit=limit, start=_start(offset), agent=agent, where=where
     )
     return ConflictPage(conflicts=found, next_offset=_offset(next_at))
 
@@ -161,7 +161,7 @@ def questions(
         return [c for c in put if not any(cannot_keep(m, stored.get(m), now) for m in c.memory_ids)]
 
     found, next_at = ledger.page(
-        services.redis, services.keys, limit=limit, start=_start(offset), where=asked
+        services.redis, services.keys, limit=limit, start=_start(offset), agent=agent, where=asked
     )
     return QuestionPage(
         questions=[_question(c, agent, _said(c, stored)) for c in found], next_offset=_offset(next_at)
