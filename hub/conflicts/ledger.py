@@ -1,8 +1,9 @@
 """The conflict ledger: every contradiction found, with both statements, kept in Redis.
 
 Redis is the hub's durable log (append-only file on in every mode), so the ledger survives restarts
-of the embedded hub like the events do. One JSON document per conflict, a time index, and for each
-memory the set of its open conflicts (to mark search hits cheaply).
+of the embedded hub like the events do. One JSON document per conflict, a time index of them all and
+one per agent (to page what an agent is a side of), and for each memory the set of its open conflicts
+(to mark search hits cheaply).
 """
 
 from __future__ import annotations
@@ -96,8 +97,8 @@ def _of_agent(keys: Keys, agent: str) -> str:
     return f"{keys.prefix}:conflicts:agent:{agent}"
 
 
-# Set once every conflict recorded before the per-agent indexes existed is in them.
 def _agent_indexes_built(keys: Keys) -> str:
+    """Set once every conflict recorded before the per-agent indexes existed is in them."""
     return f"{keys.prefix}:conflicts:agent-indexes-built"
 
 
