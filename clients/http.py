@@ -212,23 +212,14 @@ class Memhub:
 
         Asks every `poll` seconds for the first half second (an idle hub stores an event in ~50 ms),
         then less often, up to once a second: a wait behind a backlog costs the key one request a
-        second of its rate limit, not fifty. Refused for the rate limit, it asks again once the hub's
-        `Retry-After` has passed, if that is within `timeout`.
+        second of its rate limit, not fifty. Refused for the rate limit (other threads of this agent
+        searching, say), it asks again once the hub's `Retry-After` has passed, as every request does,
+        but only within `timeout`.
         """
         start = time.monotonic()
         interval = poll
         while True:
-            left = timeout - (time.monotonic() - start)
-            try:
-                # The key's rate limit (other threads of this agent searching, say): nothing was asked,
-                # so ask again when the hub says a request goes through, within the timeout.
-                found = self.status(event_id, patience=max(left, 0.0))
-            except MemhubError as exc:
-                left = timeout - (time.monotonic() - start)
-                if exc.status_code != 429 or exc.retry_after is None or exc.retry_after > left:
-                    raise
-                time.sleep(exc.retry_after)  # refused more times than `retries`, with time left
-                continue
+            found = self.status(event_id, patience=max(timeout - (time.monotonic() - start), 0.0))
             if found.settled or (not reviewed and found.status is EventState.stored):
                 return found
             waited = time.monotonic() - start
