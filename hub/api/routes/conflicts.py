@@ -152,7 +152,7 @@ def questions(
     def asked(batch: list[Conflict]) -> list[Conflict]:
         put = [
             c
-            for c in ledger.matching(batch, status=ConflictStatus.open, agent=agent)
+            for c in ledger.matching(batch, status=ConflictStatus.open)  # the agent's index: all its own
             if c.severity.value in ask
         ]
         stored.update((m.id, m) for m in services.store.get([m for c in put for m in c.memory_ids]))
