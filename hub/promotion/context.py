@@ -30,9 +30,15 @@ class ContextLoader:
     _core: dict[tuple[Scope, str], bool] = field(default_factory=dict)
 
     def load(self, memories: Sequence[Memory]) -> dict[str, Context]:
+        if not memories:
+            return {}
         used = use_counts(self.redis, self.keys, [m.id for m in memories])
-        # The ledger is read whole, once per batch: it has no index by memory for decided conflicts.
-        decided = [c for c in ledger.all_conflicts(self.redis, self.keys) if c.resolution is not None]
+        # A conflict about a memory is recorded after the memory was: the time index gives those since
+        # the batch's oldest memory, not the whole ledger (read whole, once per batch, it was).
+        since = min(m.created_at for m in memories)
+        decided = [
+            c for c in ledger.conflicts_since(self.redis, self.keys, since) if c.resolution is not None
+        ]
         return {m.id: self._context(m, used.get(m.id, 0), decided) for m in memories}
 
     def _context(self, memory: Memory, used: int, decided: Sequence[Conflict]) -> Context:

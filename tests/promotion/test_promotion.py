@@ -11,7 +11,9 @@ from hub.embedded import EmbeddedHub
 from hub.locks import claimed
 from hub.models import Tier, utcnow
 from hub.promotion import proposals
+from hub.promotion.context import ContextLoader
 from hub.promotion.score import Assessment, Decision
+from tests.api.test_conflicts import allergy_question, recorded
 from tests.helpers import at_once, expire
 
 PREFERENCE = "Netanel prefers aisle seats on flights"
@@ -244,3 +246,19 @@ def test_a_proposal_whose_temporary_memory_expired_is_withdrawn_and_approving_it
     assert refused.status_code == 409 and "expired" in refused.json()["detail"]
     [memory] = hub.services.store.get([memory_id])  # an expired memory is not found through the API
     assert memory.tier == "episodic"
+
+
+def test_the_owner_keeping_a_memory_in_a_conflict_is_a_signal_for_it(
+    api: TestClient, hub: EmbeddedHub, make_agent: Callable[..., Memhub]
+) -> None:
+    # The loader read the whole ledger for each batch; it now reads the conflicts recorded since the
+    # batch's oldest memory, which must still hold the owner's decision about it.
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    recorded(hub, 50)  # decided long before: nothing to do with these memories
+    allergic, _, conflict = allergy_question(api, wa, tg)
+    assert api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": allergic}).status_code == 200
+
+    s = hub.services
+    [memory] = s.store.get([allergic])
+    context = ContextLoader(store=s.store, redis=s.redis, keys=s.keys, settings=s.settings).load([memory])
+    assert context[allergic].kept_by_owner == (conflict["id"],)
