@@ -19,6 +19,7 @@ from pathlib import Path
 from hub.connections import EmbeddedRedis, connect
 from hub.services import Services, build_services
 from hub.settings import Settings
+from hub.store.migrations import backfill_at_start
 from workers import runtime
 from workers.ingest import release_abandoned
 from workers.worker import MemhubWorker, Sweeper, make_worker
@@ -36,6 +37,8 @@ class EmbeddedHub:
 
     def start_workers(self, count: int, *, sweep_interval: float = 5.0) -> None:
         runtime.install(self.services)
+        store, redis, keys = self.services.store, self.services.redis, self.services.keys
+        backfill_at_start(store, redis, keys, collection=self.services.settings.collection)
         for i in range(count):
             worker = make_worker(self.services, threaded=True)
             thread = threading.Thread(

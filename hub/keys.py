@@ -37,6 +37,14 @@ class Keys:
         """Set while an indexing of the store waits or runs, so at most one is queued (`hub.store.indexing`)."""
         return f"{self.prefix}:store:index:scheduled"
 
+    def derived_keys_version(self, collection: str) -> str:
+        """The version of `to_payload`'s derived keys every memory in `collection` holds (`hub.store.migrations`)."""
+        return f"{self.prefix}:store:{collection}:derived-keys"
+
+    def derived_keys_claim(self, collection: str) -> str:
+        """Set while a process brings `collection`'s derived keys up to date, so others leave it to that one."""
+        return f"{self.prefix}:store:{collection}:derived-keys:claim"
+
     def compaction_scheduled(self, agent: str) -> str:
         """Set while an over-budget compaction of `agent` waits in the queue, so at most one waits."""
         return f"{self.prefix}:compaction:{agent}:scheduled"

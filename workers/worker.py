@@ -17,6 +17,7 @@ from rq.timeouts import TimerDeathPenalty
 
 from hub.queue import schedule_drain
 from hub.services import Services
+from hub.store.migrations import backfill_at_start
 from workers import runtime
 
 log = logging.getLogger(__name__)
@@ -96,6 +97,7 @@ def run_worker(
 ) -> None:
     """Run one worker in this process until stopped (or until the queue is empty, with `burst`)."""
     runtime.install(services)
+    backfill_at_start(services.store, services.redis, services.keys, collection=services.settings.collection)
     worker = make_worker(services)
     sweeper = Sweeper(services, interval=sweep_interval)
     sweeper.sweep()  # pick up whatever a previous worker left behind

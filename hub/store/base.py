@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -21,6 +21,9 @@ KEYWORD_FIELDS = (
 )  # fmt: skip
 # `stated_ts` holds the time of every statement of the memory (its sightings), the first included.
 FLOAT_FIELDS = ("occurred_ts", "expires_ts", "created_ts", "stated_ts")
+
+# The keys `to_payload` adds to a memory's fields, for filters to read; `from_payload` ignores them.
+DERIVED_KEYS = ("occurred_ts", "created_ts", "stated_ts", "expires_ts", "audience")
 
 # `audience` is derived from `private`: qdrant-edge 0.9 reads `MatchValue(True)` as the integer 1,
 # which matches no boolean payload, so a keyword stands in for the flag in filters.
@@ -127,6 +130,22 @@ class Page:
     next_offset: str | None = None
 
 
+@dataclass
+class PayloadPage:
+    """Payloads as stored, by point id, and where the next page starts."""
+
+    payloads: dict[str, dict[str, Any]] = field(default_factory=dict)
+    next_offset: str | None = None
+
+
+@dataclass(frozen=True)
+class PayloadPatch:
+    """Payload keys to set on one point, as given, and keys to delete from it."""
+
+    set: dict[str, Any] = field(default_factory=dict)
+    delete: tuple[str, ...] = ()
+
+
 def to_payload(memory: Memory) -> dict[str, Any]:
     """The JSON payload stored with a point: the memory plus numeric times for range filters."""
     payload = memory.model_dump(mode="json")
@@ -220,6 +239,18 @@ class MemoryStore(Protocol):
     def count(self, flt: MemoryFilter | None = None) -> int: ...
 
     def delete(self, ids: Sequence[str]) -> None: ...
+
+    def scroll_payloads(self, *, limit: int = 500, offset: str | None = None) -> PayloadPage:
+        """Every point's payload as stored, whatever its scope, state or expiry, page after page."""
+        ...
+
+    def patch_payloads(self, patches: Mapping[str, PayloadPatch]) -> None:
+        """Set and delete payload keys point by point, as given; vectors stay, points not stored are skipped.
+
+        For migrations (`hub.store.migrations`): `update` writes only what differs between a memory
+        before and after, so it never writes a derived key the stored payload lacks.
+        """
+        ...
 
     def flush(self) -> None:
         """Make every write so far durable (the ingest job calls it before acknowledging a batch)."""

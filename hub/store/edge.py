@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,8 @@ from hub.store.base import (
     MemoryFilter,
     MemoryPoint,
     Page,
+    PayloadPage,
+    PayloadPatch,
     SearchMode,
     SearchQuery,
     canonical_id,
@@ -222,6 +224,26 @@ class EdgeStore:
         points: list[qe.PointId] = [point for point in map(canonical_id, ids) if point]
         if points:
             self._write(qe.UpdateOperation.delete_points(points))
+
+    def scroll_payloads(self, *, limit: int = 500, offset: str | None = None) -> PayloadPage:
+        records, next_id = self._shard.scroll(
+            qe.ScrollRequest(offset=page_start(offset), limit=limit, with_payload=True)
+        )
+        return PayloadPage(
+            payloads={str(record.id): record.payload or {} for record in records},
+            next_offset=None if next_id is None else str(next_id),
+        )
+
+    def patch_payloads(self, patches: Mapping[str, PayloadPatch]) -> None:
+        for memory_id, patch in patches.items():
+            if (point := canonical_id(memory_id)) is None:
+                continue
+            # By filter, not by id: a point deleted meanwhile matches nothing, where an id would raise.
+            only = qe.Filter(must=[qe.HasIdCondition({point})])
+            if patch.set:
+                self._write(qe.UpdateOperation.set_payload_by_filter(only, patch.set))
+            if patch.delete:
+                self._write(qe.UpdateOperation.delete_payload_by_filter(only, list(patch.delete)))
 
     def unindexed_count(self) -> int:
         """Memories whose dense vector is in no HNSW graph yet: searched by brute force until `optimize()`."""

@@ -6,7 +6,7 @@ it is far too slow for a real hub and is used only in tests.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,8 @@ from hub.store.base import (
     MemoryFilter,
     MemoryPoint,
     Page,
+    PayloadPage,
+    PayloadPatch,
     SearchMode,
     SearchQuery,
     canonical_id,
@@ -180,6 +182,36 @@ class ServerStore:
         points: list[models.ExtendedPointId] = [point for point in map(canonical_id, ids) if point]
         if points:
             self._client.delete(self.collection, models.PointIdsList(points=points), wait=True)
+
+    def scroll_payloads(self, *, limit: int = 500, offset: str | None = None) -> PayloadPage:
+        records, next_id = self._client.scroll(
+            self.collection, limit=limit, offset=page_start(offset), with_payload=True, with_vectors=False
+        )
+        return PayloadPage(
+            payloads={str(record.id): record.payload or {} for record in records},
+            next_offset=None if next_id is None else str(next_id),
+        )
+
+    def patch_payloads(self, patches: Mapping[str, PayloadPatch]) -> None:
+        operations: list[models.UpdateOperation] = []
+        for memory_id, patch in patches.items():
+            if (point := canonical_id(memory_id)) is None:
+                continue
+            # By filter, not by id: a point deleted meanwhile matches nothing, where an id fails the batch.
+            only = models.Filter(must=[models.HasIdCondition(has_id=[point])])
+            if patch.set:
+                operations.append(
+                    models.SetPayloadOperation(set_payload=models.SetPayload(payload=patch.set, filter=only))
+                )
+            if patch.delete:
+                operations.append(
+                    models.DeletePayloadOperation(
+                        delete_payload=models.DeletePayload(keys=list(patch.delete), filter=only)
+                    )
+                )
+        if operations:
+            # One request for the whole batch.
+            self._client.batch_update_points(self.collection, operations, wait=True)
 
     def unindexed_count(self) -> int:
         """None waits for `optimize()`: the server indexes in the background."""

@@ -20,7 +20,16 @@ from hub.models import Change, Confidence, Kind, Memory, Scope, Sighting, State,
 from hub.settings import Settings
 from hub.sparse import SparseEncoder
 from hub.store import EdgeStore, open_store
-from hub.store.base import NO_TERMS, MemoryFilter, MemoryPoint, MemoryStore, SearchMode, SearchQuery
+from hub.store.base import (
+    NO_TERMS,
+    MemoryFilter,
+    MemoryPoint,
+    MemoryStore,
+    PayloadPatch,
+    SearchMode,
+    SearchQuery,
+    to_payload,
+)
 from hub.store.server import ServerStore
 from tests.store.conftest import NOW, make_memory
 
@@ -354,6 +363,44 @@ def test_stated_range_matches_any_statement_and_follows_updates(
     assert stated(4, 2) == set()
     store.update(memory_id_for("once"), {"sightings": [first, said("later", 3)]})
     assert stated(4, 2) == {"once"}
+
+
+def test_payloads_are_read_as_stored_and_patched_key_by_key(corpus: MemoryStore) -> None:
+    # What migrations use: every payload as stored, whatever its scope, state or expiry, and raw keys set
+    # or deleted that `update` would not write (it writes only what a memory's change changes).
+    stored: dict[str, dict[str, Any]] = {}
+    offset: str | None = None
+    while True:
+        page = corpus.scroll_payloads(limit=5, offset=offset)
+        assert len(page.payloads) <= 5
+        stored.update(page.payloads)
+        if page.next_offset is None:
+            break
+        offset = page.next_offset
+    assert stored == {memory_id_for(name): to_payload(memory(name)) for name in CORPUS}
+    coffee, alice = memory_id_for("g_coffee"), memory_id_for("u_alice")
+    vectors = corpus.vectors(list(stored))
+
+    corpus.patch_payloads({
+        coffee: PayloadPatch(set={"stated_ts": [1.0, 2.0], "audience": "direct"}),
+        alice.upper(): PayloadPatch(delete=("audience", "stated_ts")),
+        memory_id_for("never-stored"): PayloadPatch(set={"stated_ts": [1.0]}, delete=("audience",)),
+        "not-a-uuid": PayloadPatch(delete=("audience",)),
+    })  # fmt: skip
+    corpus.patch_payloads({})
+
+    after = corpus.scroll_payloads(limit=100).payloads
+    assert after[coffee] == {**stored[coffee], "stated_ts": [1.0, 2.0], "audience": "direct"}
+    assert after[alice] == {k: v for k, v in stored[alice].items() if k not in ("audience", "stated_ts")}
+    assert {i: p for i, p in after.items() if i not in (coffee, alice)} == {
+        i: p for i, p in stored.items() if i not in (coffee, alice)
+    }  # no point made for an id never stored, none other touched
+    for point, vector in corpus.vectors(list(stored)).items():
+        assert np.allclose(vector, vectors[point], atol=1e-6)
+    # Filters read the keys as patched; the memory reads as it did.
+    group_chat = MemoryFilter(now=NOW, person="alice", exclude_private=True)
+    assert {"g_coffee", "u_alice"} & names(scroll_all(corpus, group_chat)) == {"u_alice"}
+    assert corpus.get([coffee, alice]) == [memory("g_coffee"), memory("u_alice")]
 
 
 def test_update_refuses_bad_patches(corpus: MemoryStore) -> None:
