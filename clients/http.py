@@ -26,6 +26,7 @@ from hub.api.schemas import (
 from hub.compaction.core_block import CoreBlock
 from hub.compaction.jobs import CompactionJob
 from hub.conflicts.ledger import Conflict
+from hub.forgetting import Forgotten
 from hub.models import DecisionMade, EventCreate, Pattern, SessionSummary
 from hub.pages.daily import DailyPage
 from hub.pages.project import ProjectPage
@@ -371,6 +372,12 @@ class Memhub:
         body = {"keep": keep, "by": by, "note": note}
         found = self._call("POST", f"/v1/conflicts/{_segment(conflict_id)}/resolve", json=body)
         return Conflict.model_validate(found)
+
+    def forget(self, memory_id: str, *, by: str = "owner") -> Forgotten:
+        """Forget a memory for good, as the owner asked ("forget that"): it, the near-duplicates merged
+        into it and its words wherever the hub kept them. Needs an unrestricted key that may write."""
+        found = self._call("DELETE", f"/v1/memories/{_segment(memory_id)}", params={"by": by})
+        return Forgotten.model_validate(found)
 
     def used(self, memory_id: str) -> UseRecorded:
         """Report that a memory this agent retrieved was used: a signal toward long-term memory."""

@@ -107,6 +107,12 @@ def dead_letter(
     pipe.rpush(keys.dead_letters, letter.model_dump_json())
 
 
+def refuse(pipe: Pipeline, keys: Keys, *, event_id: str, error: str) -> None:
+    """Record why an event was not stored, on its status only: no dead letter keeps its words, as it
+    names a memory the owner had the hub forget, and replaying it would be refused again."""
+    pipe.hset(keys.status(event_id), mapping={"status": EventState.rejected.value, "error": error})
+
+
 def list_dead_letters(redis: Redis, keys: Keys, *, limit: int = 100) -> list[DeadLetter]:
     return [DeadLetter.model_validate(json.loads(x)) for x in redis.lrange(keys.dead_letters, 0, limit - 1)]
 

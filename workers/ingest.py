@@ -27,13 +27,14 @@ from redis.exceptions import RedisError
 from hub.conflicts.jobs import enqueue_review
 from hub.connections import as_text
 from hub.errors import describe_validation_error
+from hub.forgetting import gone_why, tombstones
 from hub.keys import Keys
 from hub.models import EventCreate, Memory, check_time, memory_id_for
 from hub.queue import schedule_drain
 from hub.screening import redact_raw, screen
 from hub.secrets import SecretError, find_secrets, redact
 from hub.services import Services
-from hub.status import EventState, dead_letter, mark_stored
+from hub.status import EventState, dead_letter, mark_stored, refuse
 from hub.store.base import MemoryPoint
 from hub.store.indexing import request_indexing
 from workers import runtime
@@ -235,7 +236,15 @@ def ingest_batch(
         raw = redact_raw(a.raw)
         dead_letter(pipe, keys, event_id=a.event_id, status=EventState.rejected, error=error, raw=raw)
         report.rejected += 1
-    fresh = [m for m in unique.values() if m.id not in existing]
+    # Looked up after the store: a redelivery racing the owner's forget finds the memory still stored
+    # (and writes nothing) or its tombstone, which `hub.forgetting` writes before deleting the memory.
+    gone = tombstones(services.redis, keys, [m for m in unique if m not in existing])
+    for a in [a for a in accepted if a.memory.id in gone]:
+        accepted.remove(a)
+        refuse(pipe, keys, event_id=a.event_id, error=gone_why(gone[a.memory.id]))
+        pipe.expire(keys.status(a.event_id), settings.status_ttl_seconds)
+        report.rejected += 1
+    fresh = [m for m in unique.values() if m.id not in existing and m.id not in gone]
     write_memories(services, fresh)  # an exception leaves the batch unacknowledged, for a retry
     services.store.flush()  # what is acknowledged below is on disk
     events_by_memory: dict[str, list[str]] = {}

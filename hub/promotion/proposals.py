@@ -155,6 +155,14 @@ def propose(redis: Redis, keys: Keys, memory: Memory, assessment: Assessment) ->
     return cast(Proposal, found)
 
 
+def remove(redis: Redis, keys: Keys, pid: str) -> bool:
+    """Delete a proposal, whatever its status (its memory was forgotten); False when there was none."""
+    pipe = redis.pipeline(transaction=True)
+    pipe.delete(_key(keys, pid))
+    pipe.zrem(_index(keys), pid)
+    return bool(pipe.execute()[0])
+
+
 def decide(proposal: Proposal, status: ProposalStatus, *, by: str, note: str | None) -> Proposal:
     return proposal.model_copy(
         update={"status": status, "decided_by": by, "note": note, "decided_at": utcnow()}

@@ -29,3 +29,7 @@ def use_counts(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> dict[str,
         return {}
     counts = redis.hmget(_key(keys), list(memory_ids))
     return {m: int(c or 0) for m, c in zip(memory_ids, counts, strict=True)}
+
+
+def forget_uses(redis: Redis, keys: Keys, memory_id: str) -> None:
+    redis.hdel(_key(keys), memory_id)

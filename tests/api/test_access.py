@@ -355,3 +355,26 @@ def test_an_expired_memory_is_not_found(secured: tuple[TestClient, EmbeddedHub])
     assert api.get(f"/v1/memories/{gate}", headers=as_key(ADMIN)).status_code == 200
     expire(hub.services.store, gate)
     assert api.get(f"/v1/memories/{gate}", headers=as_key(ADMIN)).status_code == 404
+
+
+def test_only_an_unrestricted_key_that_writes_forgets_a_memory(
+    secured: tuple[TestClient, EmbeddedHub],
+) -> None:
+    api, hub = secured
+    [car] = publish_stored(api, [{"text": "The family car is a grey Mazda", "agent": "owner"}])
+    reader, _ = new_key(api, "reader", write=False)
+    kitchen_bot, _ = new_key(
+        api, "kitchen-bot", scopes=["global", "project"], projects=["kitchen"], persons=[]
+    )
+    for token, why in ((reader, "is read-only"), (kitchen_bot, "is limited to some scopes")):
+        refused = api.delete(f"/v1/memories/{car}", headers=as_key(token))
+        assert refused.status_code == 403 and why in refused.json()["detail"], refused.text
+    assert hub.services.store.get([car])
+
+    wa, _ = new_key(api, "wa")
+    forgotten = api.delete(f"/v1/memories/{car}", params={"by": "owner"}, headers=as_key(wa))
+    assert forgotten.status_code == 200 and forgotten.json()["forgotten"] == [car]
+    # The owner's views say who asked; a key limited to some scopes learns nothing of it.
+    assert "(owner (via wa), " in api.get(f"/v1/memories/{car}", headers=as_key(ADMIN)).json()["detail"]
+    hidden = api.get(f"/v1/memories/{car}", headers=as_key(kitchen_bot)).json()["detail"]
+    assert hidden == f"no memory with id {car!r}"

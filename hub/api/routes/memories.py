@@ -1,4 +1,4 @@
-"""Reading memories: one by id, or an agent's memories page by page; reporting one used."""
+"""Reading memories: one by id, or an agent's memories page by page; reporting one used; forgetting one."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from uuid import UUID
 from fastapi import APIRouter, HTTPException, Query, status
 
 from hub.api.deps import CallerDep, ServicesDep
-from hub.api.schemas import ErrorBody, MemoryPage, MemoryPublic
+from hub.api.schemas import DecisionText, ErrorBody, MemoryPage, MemoryPublic
 from hub.auth.principal import Principal
+from hub.forgetting import Forgotten, forget, gone_why, tombstones
+from hub.locks import writing
 from hub.models import Kind, Memory, Scope, State, Tier, utcnow
 from hub.promotion.jobs import enqueue_scoring
 from hub.promotion.usage import UseRecorded, record_use
@@ -53,10 +55,12 @@ def list_memories(
 
 def _readable(services: Services, caller: Principal, memory_id: str) -> Memory:
     """The memory, if the caller may see it: outside its grants, or expired, a memory does not exist
-    (rather than being forbidden), as in search."""
+    (rather than being forbidden), as in search. The owner is told when it was forgotten."""
     found = services.store.get([memory_id])
     if not found or found[0].expired(utcnow()) or not caller.may_read(found[0]):
-        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no memory with id {memory_id!r}")
+        stone = tombstones(services.redis, services.keys, [memory_id]).get(memory_id)
+        why = gone_why(stone) if stone and caller.owner_level else f"no memory with id {memory_id!r}"
+        raise HTTPException(status.HTTP_404_NOT_FOUND, why)
     return found[0]
 
 
@@ -69,6 +73,36 @@ def _readable(services: Services, caller: Principal, memory_id: str) -> Memory:
 def get_memory(memory_id: str, services: ServicesDep, caller: CallerDep) -> MemoryPublic:
     """A memory with every field, its history included. Outside the key's grants, or expired: 404."""
     return MemoryPublic.model_validate(_readable(services, caller, memory_id).model_dump())
+
+
+@router.delete(
+    "/{memory_id}",
+    summary="Forget a memory",
+    response_model=Forgotten,
+    responses={403: {"model": ErrorBody}, 404: {"model": ErrorBody}},
+)
+def forget_memory(
+    memory_id: str,
+    services: ServicesDep,
+    caller: CallerDep,
+    by: Annotated[
+        DecisionText, Query(max_length=200, description="Who asked: `owner` or an agent's name.")
+    ] = "owner",
+) -> Forgotten:
+    """Forget a memory for good, at the owner's request: the memory, the near-duplicates merged into
+    it, and its words wherever the hub kept them (conflicts, proposals, other memories' history).
+    What it superseded stays superseded. Its id is kept, with who asked and when, so that the event
+    delivered again is refused. Needs an unrestricted key that may write."""
+    caller.require_owner_write()
+    # The memories linked to it are rewritten from what is read of them: the other writers wait.
+    with writing(services.redis, services.keys):
+        found = services.store.get([memory_id])  # expired too: the owner need not wait for the purge
+        if not found:
+            stone = tombstones(services.redis, services.keys, [memory_id]).get(memory_id)
+            raise HTTPException(
+                status.HTTP_404_NOT_FOUND, gone_why(stone) if stone else f"no memory with id {memory_id!r}"
+            )
+        return forget(services.redis, services.keys, services.store, found[0], by=caller.decided_by(by))
 
 
 @router.post(
