@@ -2,8 +2,9 @@
 
 Redis is the hub's durable log (append-only file on in every mode), so the ledger survives restarts
 of the embedded hub like the events do. One JSON document per conflict, a time index of them all and
-one per agent (to page what an agent is a side of), and for each memory the set of its open conflicts
-(to mark search hits cheaply).
+one per agent (to page what an agent is a side of), one of the open conflicts (to page those without
+reading the decided ones, which pile up for good), and for each memory the set of its open conflicts (to
+mark search hits cheaply).
 """
 
 from __future__ import annotations
@@ -102,6 +103,15 @@ def _agent_indexes_built(keys: Keys) -> str:
     return f"{keys.prefix}:conflicts:agent-indexes-built"
 
 
+def _open(keys: Keys) -> str:
+    return f"{keys.prefix}:conflicts:open"
+
+
+def _open_index_built(keys: Keys) -> str:
+    """Set once every conflict open before the open index existed is in it."""
+    return f"{keys.prefix}:conflicts:open-index-built"
+
+
 def _open_for(keys: Keys, memory_id: str) -> str:
     return f"{keys.prefix}:memory-conflicts:{memory_id}"
 
@@ -125,6 +135,7 @@ def record(redis: Redis, keys: Keys, conflict: Conflict) -> bool:
             for agent in set(conflict.agents):
                 pipe.zadd(_of_agent(keys, agent), {conflict.id: conflict.created_at.timestamp()})
             if conflict.open:
+                pipe.zadd(_open(keys), {conflict.id: conflict.created_at.timestamp()})
                 for memory_id in conflict.memory_ids:
                     pipe.sadd(_open_for(keys, memory_id), conflict.id)
             pipe.execute()
@@ -134,10 +145,14 @@ def record(redis: Redis, keys: Keys, conflict: Conflict) -> bool:
 
 
 def save(redis: Redis, keys: Keys, conflict: Conflict) -> None:
-    """Write back a changed conflict and keep the open-conflict sets in step."""
+    """Write back a changed conflict and keep the open-conflict index and sets in step."""
     conflict.updated_at = utcnow()
     pipe = redis.pipeline(transaction=True)
     pipe.set(_key(keys, conflict.id), conflict.model_dump_json())
+    if conflict.open:
+        pipe.zadd(_open(keys), {conflict.id: conflict.created_at.timestamp()})
+    else:
+        pipe.zrem(_open(keys), conflict.id)
     for memory_id in conflict.memory_ids:
         if conflict.open:
             pipe.sadd(_open_for(keys, memory_id), conflict.id)
@@ -215,6 +230,39 @@ def agent_index(redis: Redis, keys: Keys, agent: str) -> str:
     return _of_agent(keys, agent)
 
 
+def open_index(redis: Redis, keys: Keys) -> str:
+    """The time index of the open conflicts (`record` and `save` keep it). A ledger recorded before it
+    existed is indexed here once, from its documents; doing it twice does no harm.
+
+    A conflict recorded meanwhile is safe: `record` indexes it whether or not this has run. One decided
+    meanwhile is not by itself: read open here, then saved decided (and taken out of the index, where it
+    was not yet), then added here, it would stay listed as open. Each read is watched, and done again if
+    a document read changed before its conflicts were added. None is ever opened again once decided.
+    """
+    if not redis.exists(_open_index_built(keys)):
+        ids: list[bytes] = redis.zrange(_index(keys), 0, -1)  # type: ignore[assignment]
+        for chunk in range(0, len(ids), SCAN_CHUNK):
+            _index_open(redis, keys, [as_text(i) for i in ids[chunk : chunk + SCAN_CHUNK]])
+        redis.set(_open_index_built(keys), b"1")
+    return _open(keys)
+
+
+def _index_open(redis: Redis, keys: Keys, ids: Sequence[str]) -> None:
+    """Add those of `ids` that are open to the open index, as their documents stand when it is done."""
+    with redis.pipeline(transaction=True) as pipe:
+        while True:
+            try:
+                pipe.watch(*[_key(keys, i) for i in ids])  # type: ignore[no-untyped-call]
+                opened = [c for c in _load(pipe, keys, ids) if c.open]
+                pipe.multi()
+                for conflict in opened:
+                    pipe.zadd(_open(keys), {conflict.id: conflict.created_at.timestamp()})
+                pipe.execute()
+                return
+            except WatchError:  # one was decided meanwhile: read them again
+                continue
+
+
 def _batches(
     redis: Redis, keys: Keys, start: Position | None, chunk: int, index: str
 ) -> Iterator[list[Conflict]]:
@@ -263,24 +311,45 @@ def page(
     limit: int,
     start: Position | None = None,
     agent: str | None = None,
+    open_only: bool = False,
     where: Callable[[list[Conflict]], list[Conflict]] | None = None,
 ) -> tuple[list[Conflict], Position | None]:
     """Up to `limit` conflicts from `start` down, newest first, and where the next page starts (None
     on the last page). `where` keeps those of a batch it wants, in their order.
 
     Unfiltered, a page is one read of `limit + 1` index entries and their documents; with `agent`, of
-    that agent's index (every SDK read names its agent). The other filters are fields of the documents,
-    which have no index of their own, so a page `where` filters reads on in batches until it has
-    `limit + 1` kept: all the conflicts in its index, at worst, for a filter few of them pass.
+    that agent's index (every SDK read names its agent); `open_only`, of the open conflicts' (an agent
+    polling its questions), and with both, of the smaller of the two, the other checked on the documents.
+    The other filters are fields of the documents, which have no index of their own, so a page `where`
+    filters reads on in batches until it has `limit + 1` kept: all the conflicts in its index, at worst,
+    for a filter few of them pass.
     """
-    chunk = limit + 1 if where is None else max(limit + 1, SCAN_CHUNK)
-    index = _index(keys) if agent is None else agent_index(redis, keys, agent)
+    index, sifted = _index_for(redis, keys, agent=agent, open_only=open_only)
+    chunk = limit + 1 if where is None and not sifted else max(limit + 1, SCAN_CHUNK)
     kept: list[Conflict] = []
     for batch in _batches(redis, keys, start, chunk, index):
+        if open_only:  # also leaves out one decided between the read of the index and of its document
+            batch = [c for c in batch if c.open and (agent is None or agent in c.agents)]
         kept += batch if where is None else where(batch)
         if len(kept) > limit:
             break
     return kept[:limit], (Position.of(kept[limit]) if len(kept) > limit else None)
+
+
+def _index_for(redis: Redis, keys: Keys, *, agent: str | None, open_only: bool) -> tuple[str, bool]:
+    """The index to page for these, and whether it holds others too (to be sifted from its documents)."""
+    if not open_only:
+        return (_index(keys) if agent is None else agent_index(redis, keys, agent)), False
+    opened = open_index(redis, keys)
+    if agent is None:
+        return opened, False
+    mine = agent_index(redis, keys, agent)
+    # The open ones are few unless the owner leaves questions unanswered; an agent's may be fewer still.
+    pipe = redis.pipeline(transaction=False)
+    pipe.zcard(opened)
+    pipe.zcard(mine)
+    open_count, my_count = pipe.execute()
+    return (opened if open_count <= my_count else mine), True
 
 
 def _load(redis: Redis, keys: Keys, ids: Sequence[str]) -> list[Conflict]:

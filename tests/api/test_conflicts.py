@@ -5,12 +5,13 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from clients import Memhub
 from hub.conflicts import ledger
-from hub.conflicts.ledger import Conflict
-from hub.conflicts.resolve import supersede
+from hub.conflicts.ledger import Conflict, ConflictStatus, Position
+from hub.conflicts.resolve import settle_moot, supersede
 from hub.embedded import EmbeddedHub
 from hub.models import utcnow
 from tests.helpers import at_once, expire
@@ -544,6 +545,117 @@ def test_an_agents_conflicts_have_an_index_of_their_own_built_once_for_an_older_
     [new] = recorded(hub, 1, name="new", at=utcnow(), agents=["wa", "tg"])
     assert pages(api, "/v1/conflicts", "conflicts", agent="wa", limit=10) == [[new.id, *wanted]]
     assert conflicts(api, agent="sms") == [c for c in conflicts(api, limit="1000") if "sms" in c["agents"]]
+
+
+def open_ids(hub: EmbeddedHub) -> list[str]:
+    """The open conflicts' index, newest first."""
+    redis, keys = hub.services.redis, hub.services.keys
+    return [i.decode() for i in redis.zrevrange(ledger.open_index(redis, keys), 0, -1)]
+
+
+def test_a_conflict_decided_leaves_the_open_index_and_the_questions(
+    api: TestClient, hub: EmbeddedHub, make_agent: Callable[..., Memhub]
+) -> None:
+    # An agent polling its questions had them gathered from every decided conflict it was a side of.
+    wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
+    [tea] = publish_all(wa, "Dana prefers green tea")
+    [violin] = publish_all(tg, "Avi plays the violin on Tuesdays")
+    made = recorded(hub, 12, memory_ids=[tea, violin], severity="high",
+                    each=lambda i: {"status": "resolved"} if i % 3 == 0 else {})  # fmt: skip
+    still_open = [c.id for c in made if c.open]
+    assert open_ids(hub) == still_open and len(still_open) == 8
+    assert [q.conflict_id for q in tg.questions()] == still_open
+
+    answered = still_open.pop(2)
+    assert api.post(f"/v1/conflicts/{answered}/resolve", json={"keep": "both"}).status_code == 200
+    assert open_ids(hub) == still_open
+    assert [q.conflict_id for q in tg.questions()] == still_open
+    assert [c["id"] for c in conflicts(api, status="open")] == still_open
+    assert [c["id"] for c in conflicts(api, status="open", agent="wa")] == still_open
+    # Settled because a side no longer stands (merged, corrected, purged): the rest leave it too.
+    redis, keys = hub.services.redis, hub.services.keys
+    assert len(settle_moot(redis, keys, tea, why="merged", by="compaction")) == 7
+    assert open_ids(hub) == [] and tg.questions() == [] and conflicts(api, status="open") == []
+
+
+def test_an_older_ledger_has_its_open_conflicts_indexed_once(api: TestClient, hub: EmbeddedHub) -> None:
+    made = recorded(hub, 1_200, each=lambda i: {
+        "agents": ["wa", "fax"] if i % 400 == 0 else ["wa", "sms"] if i % 7 == 0 else ["tg", "mail"],
+        "status": "open" if i % 40 == 0 else ("resolved", "auto_resolved", "dismissed")[i % 3],
+    })  # fmt: skip
+    redis, keys = hub.services.redis, hub.services.keys
+    redis.delete(f"{keys.prefix}:conflicts:open", f"{keys.prefix}:conflicts:open-index-built")
+    assert not redis.keys(f"{keys.prefix}:conflicts:open*")  # a ledger from before the index
+
+    still_open = [c.id for c in made if c.open]
+    assert len(still_open) == 30
+    listed = pages(api, "/v1/conflicts", "conflicts", status="open", limit=7)
+    assert listed == [still_open[i : i + 7] for i in range(0, 30, 7)]
+    assert open_ids(hub) == still_open
+    # An agent's open ones: read from whichever index is smaller, its own or the open one.
+    for agent, count in (("wa", 7), ("fax", 3)):
+        theirs = [c.id for c in made if c.open and agent in c.agents]
+        assert len(theirs) == count
+        listed = pages(api, "/v1/conflicts", "conflicts", status="open", agent=agent, limit=2)
+        assert listed == [theirs[i : i + 2] for i in range(0, count, 2)]
+    # Built again (two hubs reading an older ledger at once), it holds the same.
+    redis.delete(f"{keys.prefix}:conflicts:open-index-built")
+    assert open_ids(hub) == still_open
+    # Recorded or decided from now on, a conflict joins or leaves it at once.
+    [new] = recorded(hub, 1, name="new", at=utcnow())
+    assert api.post(f"/v1/conflicts/{still_open[0]}/resolve", json={"keep": "both"}).status_code == 200
+    assert open_ids(hub) == [new.id, *still_open[1:]]
+
+
+def test_the_open_index_built_while_conflicts_are_decided_holds_only_open_ones(hub: EmbeddedHub) -> None:
+    # The build reads a conflict open; a decision saves it and leaves the index (where it is not yet);
+    # the build adds it: decided, it would stay among the open ones. Decisions overlap the build here.
+    redis, keys = hub.services.redis, hub.services.keys
+    made = recorded(hub, 2_000)
+    for round_ in range(5):
+        redis.delete(f"{keys.prefix}:conflicts:open", f"{keys.prefix}:conflicts:open-index-built")
+        deciding = [c for c in reversed(made) if c.open][:300]  # the build reads oldest first
+
+        def decide(conflicts: list[Conflict] = deciding) -> None:
+            for conflict in conflicts:
+                conflict.status = ConflictStatus.dismissed
+                ledger.save(redis, keys, conflict)
+
+        at_once(partial(ledger.open_index, redis, keys), decide)
+        assert open_ids(hub) == [c.id for c in made if c.open], f"round {round_}"
+
+
+@pytest.mark.parametrize("agent", [None, "wa"])
+def test_open_conflicts_come_page_by_page_as_conflicts_arrive_and_are_decided(
+    api: TestClient, hub: EmbeddedHub, agent: str | None
+) -> None:
+    made = recorded(hub, 60, each=lambda i: (
+        {"status": "dismissed"} if i % 3 else {"agents": ["tg", "sms"]} if i % 4 else {}
+    ))  # fmt: skip
+    redis, keys = hub.services.redis, hub.services.keys
+    mine = [c for c in made if c.open and (agent is None or agent in c.agents)]
+    assert len(mine) == (20 if agent is None else 5)
+    by = {"agent": agent} if agent else {}
+    first = api.get("/v1/conflicts", params={"status": "open", "limit": 2, **by}).json()
+    assert [c["id"] for c in first["conflicts"]] == [c.id for c in mine[:2]]
+
+    recorded(hub, 2, name="new", at=utcnow())  # newer than everything: before page one
+    recorded(hub, 1, name="late", at=mine[3].created_at)  # a worker's clock behind: among the rest
+    recorded(hub, 1, name="done", at=mine[2].created_at, status="resolved")  # decided when recorded
+    for decided in (mine[1], mine[3]):  # one on page one, one not yet read
+        decided.status = ConflictStatus.resolved
+        ledger.save(redis, keys, decided)
+
+    rest = pages(api, "/v1/conflicts", "conflicts", offset=first["next_offset"], status="open", limit=2, **by)
+    below = Position.parse(first["next_offset"])
+    expected = [
+        c.id
+        for c in ledger.all_conflicts(redis, keys)
+        if c.open and (agent is None or agent in c.agents) and Position.of(c) <= below
+    ]
+    assert [i for page in rest for i in page] == expected
+    assert len(expected) == len(mine) - 2 - 1 + 1  # page one's and the one decided out, the late one in
+    assert all(len(page) == 2 for page in rest[:-1])
 
 
 def test_a_bad_offset_or_limit_is_refused_naming_it(api: TestClient, hub: EmbeddedHub) -> None:

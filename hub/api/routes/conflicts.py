@@ -82,12 +82,21 @@ def list_conflicts(
     offset: PageOffset = None,
 ) -> ConflictPage:
     """Contradictions the hub found, newest first, page by page."""
+    # The open conflicts have an index of their own: their documents need no filter for it.
+    open_only = status_ is ConflictStatus.open
+    status_of_document = None if open_only else status_
     where = None
-    if any(v is not None for v in (status_, severity, scope, project, person)):
-        where = partial(ledger.matching, status=status_, severity=severity, scope=scope, project=project,
-                        person=person)  # fmt: skip
+    if any(v is not None for v in (status_of_document, severity, scope, project, person)):
+        where = partial(ledger.matching, status=status_of_document, severity=severity, scope=scope,
+                        project=project, person=person)  # fmt: skip
     found, next_at = ledger.page(
-        services.redis, services.keys, limit=limit, start=_start(offset), agent=agent, where=where
+        services.redis,
+        services.keys,
+        limit=limit,
+        start=_start(offset),
+        agent=agent,
+        open_only=open_only,
+        where=where,
     )
     return ConflictPage(conflicts=found, next_offset=_offset(next_at))
 
@@ -150,18 +159,20 @@ def questions(
     stored: dict[str, Memory] = {}
 
     def asked(batch: list[Conflict]) -> list[Conflict]:
-        put = [
-            c
-            for c in ledger.matching(batch, status=ConflictStatus.open)  # the agent's index: all its own
-            if c.severity.value in ask
-        ]
+        put = [c for c in batch if c.severity.value in ask]  # the page holds the agent's open ones alone
         stored.update((m.id, m) for m in services.store.get([m for c in put for m in c.memory_ids]))
         # A side gone, superseded or expired (the compaction that purges it settles the conflict) cannot
         # be kept: nobody is asked to choose it meanwhile.
         return [c for c in put if not any(cannot_keep(m, stored.get(m), now) for m in c.memory_ids)]
 
     found, next_at = ledger.page(
-        services.redis, services.keys, limit=limit, start=_start(offset), agent=agent, where=asked
+        services.redis,
+        services.keys,
+        limit=limit,
+        start=_start(offset),
+        agent=agent,
+        open_only=True,
+        where=asked,
     )
     return QuestionPage(
         questions=[_question(c, agent, _said(c, stored)) for c in found], next_offset=_offset(next_at)
