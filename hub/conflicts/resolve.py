@@ -119,7 +119,7 @@ def cannot_keep(memory_id: str, memory: Memory | None, now: datetime) -> str | N
     """Why a conflict's side can no longer be kept (gone, superseded, expired), or None if it can. The
     resolve route refuses such a side, and no agent is asked to offer it to the owner."""
     if memory is None:
-        return f"memory {memory_id} no longer exists (merged or expired)"
+        return f"memory {memory_id} no longer exists (merged, expired or forgotten)"
     if memory.state is State.superseded:
         return f"memory {memory_id} was superseded by {memory.superseded_by} since"
     # An expired memory stays in the store until it is purged, but no one finds it: kept, it would
