@@ -4,7 +4,8 @@ What goes:
 - the memory, and the near-duplicates compaction merged into it (the same fact in other words);
 - its words in the conflict ledger: its statement, its source and the judge's reason (which may quote
   it) read FORGOTTEN; an open conflict it sits in is settled for the other side;
-- its promotion proposals, its weekly review entry, its use count;
+- its promotion proposals, its weekly review entry, its use count, and the compaction reports that
+  quote it (a merge plan lists the texts it merged);
 - its words in the history of the memories it is linked to (a correction's text in what it corrected,
   a merged copy's text in the memory that kept it).
 
@@ -23,7 +24,9 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 from redis import Redis
+from rq import Queue
 
+from hub.compaction.jobs import drop_reports_quoting
 from hub.conflicts import ledger
 from hub.conflicts.ledger import Conflict, Position
 from hub.conflicts.resolve import settle_moot
@@ -60,6 +63,7 @@ class Forgotten(BaseModel):
         description="Memories linked to it whose history quoted it (now `[forgotten]`), or that it had "
         "superseded (they stay superseded, with a note)."
     )
+    reports: list[str] = Field(description="Compaction jobs whose report quoted it: deleted.")
 
 
 def _key(keys: Keys) -> str:
@@ -80,7 +84,9 @@ def gone_why(tombstone: Tombstone) -> str:
     return f"memory {tombstone.memory_id} was forgotten at the owner's request ({tombstone.by}, {at})"
 
 
-def forget(redis: Redis, keys: Keys, store: MemoryStore, memory: Memory, *, by: str) -> Forgotten:
+def forget(
+    redis: Redis, keys: Keys, store: MemoryStore, queue: Queue, memory: Memory, *, by: str
+) -> Forgotten:
     """Forget `memory` (see the module). The caller holds the writers' lock (`hub.locks.writing`): the
     linked memories are rewritten from what is read of them here."""
     family = _with_merged_copies(store, memory)
@@ -102,6 +108,7 @@ def forget(redis: Redis, keys: Keys, store: MemoryStore, memory: Memory, *, by: 
 
     removed = _drop_promotion_state(redis, keys, ids)
     texts = [m.text for m in family]
+    reports = drop_reports_quoting(queue, texts)
     linked = {r for m in family for r in m.related} | {m.superseded_by for m in family if m.superseded_by}
     linked |= {side for c in about for side in c.memory_ids}
     noted = []
@@ -119,6 +126,7 @@ def forget(redis: Redis, keys: Keys, store: MemoryStore, memory: Memory, *, by: 
         settled=settled,
         proposals=removed,
         noted=sorted(noted),
+        reports=reports,
     )
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Sequence
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -91,3 +92,24 @@ def read_job(redis: Redis, job_id: str) -> CompactionJob | None:
         result=Compaction.model_validate(result) if result is not None else None,
         error=latest.exc_string if latest is not None else None,
     )  # fmt: skip
+
+
+def drop_reports_quoting(queue: Queue, words: Sequence[str]) -> list[str]:
+    """Delete the finished compaction jobs whose report quotes any of `words` (a forgotten memory's
+    text: a merge plan lists the texts it merges); their ids. Reports are kept a week (RESULT_TTL)."""
+    quoted = [
+        json.dumps(word, ensure_ascii=False)[1:-1] for word in words if word
+    ]  # as the report holds them
+    dropped = []
+    for job_id in queue.finished_job_registry.get_job_ids():
+        try:
+            job = Job.fetch(job_id, connection=queue.connection, serializer=JSONSerializer)
+        except NoSuchJobError:
+            continue
+        if job.func_name != COMPACT_JOB:
+            continue
+        report = json.dumps(job.return_value(), ensure_ascii=False)
+        if any(word in report for word in quoted):
+            job.delete()
+            dropped.append(job.id)
+    return dropped

@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 
 from clients import Memhub, MemhubError
 from hub.compaction.apply import merge
+from hub.compaction.jobs import CompactionRequest, enqueue_compaction, read_job
 from hub.compaction.plan import MergePlan
 from hub.embedded import EmbeddedHub
 from hub.forgetting import FORGOTTEN
@@ -167,3 +168,22 @@ def test_a_memory_already_forgotten_or_never_stored_is_a_404_naming_why(
     with pytest.raises(MemhubError) as unknown:
         wa.forget("no-such-memory")
     assert unknown.value.status_code == 404 and "no memory with id" in str(unknown.value.detail)
+
+
+def test_forgetting_deletes_the_compaction_reports_that_quote_it(
+    hub: EmbeddedHub, make_agent: Callable[..., Memhub], settle: Callable[..., None]
+) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    tea = stored(tg, "Dana likes green tea")
+    tea_copy = stored(
+        wa, "Dana really enjoys green tea", occurred_at=(utcnow() - timedelta(days=2)).isoformat()
+    )
+    unrelated = enqueue_compaction(hub.services.queue, CompactionRequest(agent="nobody-else"))
+    job = enqueue_compaction(hub.services.queue, CompactionRequest(agent="wa-assistant"))
+    settle()
+    report = read_job(hub.services.redis, job.id)
+    assert report and report.result and [m.merged for m in report.result.merge] == [[tea]]
+
+    assert wa.forget(tea_copy).reports == [job.id]
+    assert read_job(hub.services.redis, job.id) is None
+    assert read_job(hub.services.redis, unrelated.id) is not None

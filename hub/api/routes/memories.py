@@ -102,7 +102,9 @@ def forget_memory(
             raise HTTPException(
                 status.HTTP_404_NOT_FOUND, gone_why(stone) if stone else f"no memory with id {memory_id!r}"
             )
-        return forget(services.redis, services.keys, services.store, found[0], by=caller.decided_by(by))
+        return forget(
+            services.redis, services.keys, services.store, services.queue, found[0], by=caller.decided_by(by)
+        )
 
 
 @router.post(
