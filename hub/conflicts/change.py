@@ -21,17 +21,21 @@ from __future__ import annotations
 import re
 
 from hub.conflicts import lexicon as lx
+from hub.conflicts.chat import speech
 from hub.conflicts.subject import OWNER, SOMEONE
 from hub.conflicts.text import parse
 from hub.conflicts.tokens import canon, content_words, sentence_around, words_match
 
-# "Priya: ok so swimming is thursdays from now on": a chat message's speaker, not its subject.
-_SPEAKER = re.compile(r"^\s*[A-Z][\w'.-]*(?:\s[A-Z][\w'.-]*)?:\s+")
 _MONTH = "(?:" + "|".join(lx.MONTHS) + ")"
 
 # "since March", "Since Ruth's hip surgery, ...", "After refinancing, ...": the state of things from a
-# time or an event on.
-_SINCE = rf"\bsince (?:{_MONTH}|last \w+|\d[\d/.-]*)|^(?:since|after)\b(?=[^,]{{3,60}},)"
+# time or an event on. Within a sentence, "since" dates it when an event in the past follows ("since the
+# bus line was cut", "since the office closed") or a present perfect leads to it ("has been riding her
+# bike since"); "since nobody uses it" gives a reason.
+_SINCE = (
+    rf"\bsince (?:{_MONTH}|last \w+|\d[\d/.-]*)|^(?:since|after)\b(?=[^,]{{3,60}},)"
+    r"|\bsince\b(?=[^,.;]{0,40}?\b(?:was|were|\w\w+ed)\b)|\b(?:has|have) been\b[^,.;]{0,50}?\bsince\b"
+)
 
 # Words and phrases by which a statement reports that something changed, ended or was replaced.
 # Left out, as they as often say something else: "new" ("a new credit limit"), "left" before anything
@@ -44,9 +48,11 @@ _CUES = re.compile(
     r"\b(?:(?<!right )(?<!just )(?<!by )(?<!ing )now\b(?! and then)|nowadays\b|these days\b"
     r"|from (?:now|here) on\b|going forward\b|as of\b"
     rf"|from (?:next|this) (?:week|month|term|year|season)\b|from (?:term \d|{_MONTH})\b"
-    r"|no longer\b|no more\b|any ?more\b|instead\b|not going back\b|gave up\b"
+    r"|no longer\b|no more\b|any ?more\b|instead\b|rather than\b|not going back\b|gave up\b"
+    r"|stepped down\b|fell through\b|lapsed\b|renewed\b|handed\b[^.?!]{0,50}\bover\b"
+    r"|(?:went|gone) (?:up|down)\b(?=\s*(?:$|[,.;!?]|again\b|by\b|from\b|to [^.?!\s]*\d))"
     r"|switch(?:ed|es|ing)\b|changed\b|change of plans?\b|replaced\b|swapped\b"
-    r"|took over\b|taking over\b|handed over\b|traded\b|sold\b|moved\b|relocated\b"
+    r"|took over\b|taking over\b|traded\b|sold\b|moved\b|relocated\b"
     r"|reassigned\b|renamed\b|resched\w*|rebook\w*|postpon\w*"
     r"|pushed\b|delayed\b|slipped\b|brought\b[^.?!]{0,40}\bforward\b|bumped\b"
     r"|cancel+(?:ed|s)?\b|called off\b|ended\b|quit\b|stopped\b|dropped\b"
@@ -57,6 +63,10 @@ _CUES = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[A-Za-z]+")
+# Verbs that report one change: "Netanel quit smoking in 2019" restates "Netanel stopped smoking in 2019".
+_ONE_CHANGE = {"quit": "stop", "stopped": "stop", "ended": "stop", "relocated": "moved", "swapped": "switched",
+               "increased": "raised", "reduced": "lowered", "canceled": "cancelled", "cancel": "cancelled"}  # fmt: skip
+_POSSESSOR = re.compile(r"\w+(?:'s|s')", re.IGNORECASE)
 # A day or a month alone is no topic: "works until 17:00 on Thursdays since March" is not about the
 # dentist appointment on Thursday.
 _TIMES = frozenset(lx.WEEKDAYS) | frozenset(lx.MONTHS)
@@ -73,18 +83,17 @@ _STATE = re.compile(_STATE_CUES, re.IGNORECASE)
 _HABIT = re.compile(r"\b(?:every|each|daily|weekly|fortnightly|monthly|yearly|annually)\b", re.IGNORECASE)
 # "should be sold", "wants to switch": a plan or a wish just before the cue, not a change.
 _PLAN = re.compile(
-    r"\b(?:should|could|might|may|would|wants? to|plans? to|planning to|thinking (?:of|about)|considering"
+    r"\b(?:should|could|might|may|would|must|needs? to|ha(?:s|ve) to|wants? to|plans? to|planning to"
+    r"|thinking (?:of|about)|considering"
     r"|if|whether)(?:\s+\S+){0,2}\s*$",
     re.IGNORECASE,
 )
 # "also", "too": a further value, not a replacement; unless negated ("hasn't signed up for another").
 _NEGATED = re.compile(r"(?:\bnot|n't|\bno|\bnever)\b(?:\s+\S+){0,3}\s*$", re.IGNORECASE)
-_ADDITIONS = re.compile(r"\b(?:also|too|as well|another|added|additionally)\b", re.IGNORECASE)
-
-
-def speech(text: str) -> str:
-    """A memory's words without a chat message's leading "Speaker:"."""
-    return _SPEAKER.sub("", text, count=1)
+# "too" before a word is "overly" ("thursday evenings too hectic"), no addition.
+_ADDITIONS = re.compile(
+    r"\b(?:also|too\b(?!\s+(?!and\b|but\b)\w)|as well|another|added|additionally)\b", re.IGNORECASE
+)
 
 
 def change_cue(text: str, older: str = "") -> str | None:
@@ -100,7 +109,7 @@ def _find_cue(said: str, older: str) -> re.Match[str] | None:
         return None
     if _HABIT.search(said) and not _NOW.search(said):
         return None
-    before = {canon(word) for word in _WORD.findall(speech(older))}
+    before = {_ONE_CHANGE.get(word, word) for word in (canon(w) for w in _WORD.findall(speech(older)))}
     for found in _CUES.finditer(said):
         cue = found.group(0)
         if _PLAN.search(said[: found.start()]):
@@ -108,7 +117,7 @@ def _find_cue(said: str, older: str) -> re.Match[str] | None:
         if " " in cue or _NOW.fullmatch(cue):
             if not _said_before(said, found, older) and not _same_start(cue, older):
                 return found
-        elif not any(words_match(canon(cue), word) for word in before):
+        elif not any(words_match(_ONE_CHANGE.get(canon(cue), canon(cue)), word) for word in before):
             return found  # a verb the older statement says too speaks of the same event
     return None
 
@@ -178,7 +187,9 @@ def _near(said: str, found: re.Match[str], older: str, newer: str) -> set[str]:
         last = len(said) if (semicolon := said.find(";", end)) < 0 else semicolon
         near = sentence_around(said[first:last], start - first, end - first)
     else:
-        near = " ".join(said[:start].split()[-_NEAR:] + [said[start:end]] + said[end:].split()[:_NEAR])
+        words = said[:start].split()[-_NEAR:] + [said[start:end]] + said[end:].split()[:_NEAR]
+        # "replaced the Corolla's tires": the tires changed, not the Corolla.
+        near = " ".join(word for word in words if not _POSSESSOR.fullmatch(word))
     left_out = _person_words(older) | _person_words(newer)
     theirs = content_words(near) - left_out
     return {w for w in content_words(speech(older)) - left_out if any(words_match(w, v) for v in theirs)}

@@ -94,7 +94,7 @@ SYNONYMS = {
     "employed": "work", "employ": "work", "job": "work", "works": "work", "working": "work",
     "workday": "work", "attends": "attend", "misses": "attend", "miss": "attend", "missed": "attend",
     "cost": "pay", "costs": "pay", "price": "pay", "pays": "pay", "paid": "pay", "fee": "pay",
-    "charge": "pay", "charged": "pay",
+    "charge": "pay", "charged": "pay", "rate": "pay", "rates": "pay",
     "eats": "eat", "fed": "eat", "feed": "eat", "ate": "eat", "drinks": "drink", "drank": "drink",
     "drives": "car", "drive": "car", "driving": "car", "vehicle": "car",
     "called": "call", "calls": "call", "nickname": "call",

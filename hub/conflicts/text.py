@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from hub.conflicts import lexicon as lx
+from hub.conflicts.chat import as_speaker, speaker, speech
 from hub.conflicts.subject import OWNER, Subject, find_subject
 from hub.conflicts.tokens import Token, canon, tokenize
 from hub.conflicts.values import Value, extract
@@ -62,6 +63,15 @@ def _polarity_count(tokens: Sequence[Token], skip: set[int]) -> int:
     return count
 
 
+def _additive(tokens: Sequence[Token]) -> bool:
+    """Whether a statement adds a value ("also", "too"); "too" before a word is "overly" ("too hectic")."""
+    for i, tok in enumerate(tokens):
+        overly = tok.low == "too" and i + 1 < len(tokens) and tokens[i + 1].kind == "word"
+        if tok.low in lx.ADDITIVE_CUES and not (overly and tokens[i + 1].low not in ("and", "but")):
+            return True
+    return False
+
+
 def _frame_words(tok: Token) -> list[str]:
     words = []
     for part in tok.low.split("-"):
@@ -76,7 +86,9 @@ def _frame_words(tok: Token) -> list[str]:
 @lru_cache(maxsize=4096)
 def parse(text: str) -> Parsed:
     """Read a statement; cached, as one memory meets many candidates."""
-    tokens = tokenize(text)
+    # A chat message is about what its speaker says, not about the speaker: "Marcus: netflix went up".
+    said, by = speech(text), speaker(text)
+    tokens = tokenize(said) if by is None else as_speaker(tokenize(said), by)
     found = find_subject(tokens)
     values, used = extract(tokens, found.span)
     old = _old_span(tokens)
@@ -100,6 +112,10 @@ def parse(text: str) -> Parsed:
         content.update(value.keys if value.kind == "name" or value.kind.startswith("class:") else ())
     if any(t.low in _OWNER_WORDS for t in tokens):
         content.add(OWNER)
+    if by is not None and (found.subject.key or found.subject.words):
+        # The thing a speaker names is theirs: "Lakshmi: the library yoga is on tuesdays" (Lakshmi's
+        # yoga). A message naming nothing ("so skip it once") is tied to no one by its speaker alone.
+        content.update(by.lower().split())
     lows = {t.low for i, t in enumerate(tokens) if i not in found.span}
     return Parsed(
         text=text,
@@ -109,6 +125,6 @@ def parse(text: str) -> Parsed:
         negative=_polarity_count(tokens, found.span) % 2 == 1,
         update=bool(lows & lx.UPDATE_CUES) or "used" in lows,
         replaced=replaced,
-        additive=bool(lows & lx.ADDITIVE_CUES),
+        additive=_additive(tokens),
         content=frozenset(content),
     )

@@ -39,6 +39,10 @@ _TOKEN = re.compile(
     re.X | re.I,
 )
 
+# A blood type written in words is the same value as its sign: "O negative", "O-negative" and "O-".
+_BLOOD = re.compile(r"\bblood\b", re.I)
+_BLOOD_IN_WORDS = re.compile(r"(?<![\w-])(AB|A|B|O)[\s-]((?i:positive|negative))\b")
+
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)])[.!?](?:\s+|$)")
 _TITLES = ("dr", "mr", "mrs", "ms", "prof", "st")
 
@@ -63,6 +67,10 @@ def _straight_quotes(text: str) -> str:
 def _tokens(text: str) -> list[Token]:
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
+    if _BLOOD.search(text):
+        text = _BLOOD_IN_WORDS.sub(
+            lambda m: m.group(1) + ("+" if m.group(2).lower() == "positive" else "-"), text
+        )
     tokens = []
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup or "word"

@@ -43,6 +43,19 @@ QUIT = "Marcus: quit the thursday futsal, knee can't take it anymore"
         ("Avi's old printer should be sold online.", None),  # a plan
         ("Netanel wants to switch to Hot Mobile.", None),  # a wish
         ("Starting next week Svetlana will come on Sundays instead of Thursdays.", "instead"),
+        # How people say a role, a plan, a contract or a price changed.
+        ("Gil stepped down as assistant coach of Eyal's team.", "stepped down"),
+        ("Tali's son looks after Kuki rather than boarding him.", "rather than"),
+        ("Shira's party is at the garden after the Elma booking fell through.", "fell through"),
+        ("The Budget Direct policy lapsed in January.", "lapsed"),
+        ("Avital renewed her passport; the new one is valid until August 2035.", "renewed"),
+        ("Itai's passport must be renewed before any trip abroad.", None),  # a duty, not a change
+        ("Priya handed the treasurer role over to Karen Walsh.", "handed the treasurer role over"),
+        ("Svetlana's rate went up to 340 shekels a visit.", "went up"),
+        ("Marcus: netflix went up again, it's $20.99 now", "went up"),
+        ("We went up north for the weekend.", None),  # a direction, not a price
+        # "too" before a word is "overly", no addition.
+        ("Priya: yoga's sundays 9am for me now, thursday evenings too hectic", "now"),
     ],
 )
 def test_change_cues(text: str, cue: str | None) -> None:
@@ -73,6 +86,34 @@ def test_state_cues_date_the_whole_sentence_and_since_or_after_is_one() -> None:
     assert (
         shared_topic(plan, "Netanel bought a 10 GB eSIM from Airalo for Crete instead of roaming.") == set()
     )
+
+
+def test_since_dates_a_sentence_when_a_past_event_or_a_present_perfect_goes_with_it() -> None:
+    assert change_cue("Shira walks to school with her friend Lior since the 37 bus line was cut.") == "since"
+    riding = "Zoe has been riding her bike to school since the new timetable cut the 8:05 run."
+    assert change_cue(riding) == "has been riding her bike to school since"
+    assert shared_topic("Zoe takes the 8:05 bus (route 508) to school.", riding) >= {"school", "8:05"}
+    # "since" as "because" is no change.
+    assert change_cue("Noa's backpack is in the loft since nobody uses it anymore.") == "anymore"
+    assert change_cue("The party is at Dana's since she has the bigger garden.") is None
+
+
+def test_a_possessor_near_the_cue_is_not_what_changed() -> None:
+    # The tires were replaced, not the Corolla.
+    older = "Gil drives a 2016 Toyota Corolla."
+    assert shared_topic(older, "Gil replaced the Corolla's tires with Michelin Primacy 4 last week.") == set()
+    assert shared_topic(older, "Gil sold the Corolla and bought a used 2020 Hyundai Ioniq.") == {"corolla"}
+
+
+def test_another_verb_of_the_same_change_is_no_news() -> None:
+    assert change_cue("Netanel quit smoking in 2019.", "Netanel stopped smoking in 2019.") is None
+    assert change_cue("Netanel quit smoking in 2019.", "Netanel smokes a pack a day.") == "quit"
+
+
+def test_a_rate_is_a_price() -> None:
+    # "charges A$45 an hour" / "my rate is 50 dollars per hour": both about what Rosa is paid.
+    rate = "Rosa: Hi Priya, from next month my rate is 50 dollars per hour, thank you for understanding"
+    assert shared_topic("The cleaner Rosa charges A$45 an hour.", rate) == {"pay"}
 
 
 def test_a_negated_addition_adds_nothing() -> None:
@@ -179,27 +220,27 @@ def test_the_judge_infers_a_conflict_from_a_reported_change_only_when_given_clos
 
 def test_update_pairs_meet_the_measured_marks(embedder: Embedder) -> None:
     """benchmarks/data/update_pairs.jsonl, as the review judges them: the marks are what was measured
-    (recall 0.817 and precision 0.961 on dev, 0.467 and 0.848 held out), a little below."""
+    (recall 0.800 and precision 0.980 on dev, 0.667 and 0.930 held out), a little below."""
     pairs = load_pairs(UPDATES)
     close = similarities(embedder, pairs)
     judge = RuleJudge()
     parts = split(pairs)
     dev, held_out = (evaluate(judge, parts[name], close) for name in ("dev", "held_out"))
-    assert dev["conflict_recall"] >= 0.78 and dev["conflict_precision"] >= 0.9
-    assert held_out["conflict_recall"] >= 0.45 and held_out["conflict_precision"] >= 0.8
+    assert dev["conflict_recall"] >= 0.78 and dev["conflict_precision"] >= 0.95
+    assert held_out["conflict_recall"] >= 0.63 and held_out["conflict_precision"] >= 0.9
     # The rules alone, without closeness, find few of the same updates.
     assert evaluate(judge, pairs)["conflict_recall"] <= 0.2
 
 
 def test_fresh_update_pairs_meet_the_measured_marks(embedder: Embedder) -> None:
     """benchmarks/data/update_pairs_fresh.jsonl, written blind after the rule was fitted: measured
-    recall 0.620 and precision 0.912 (0.180 and 0.900 by the rules alone), marks a little below."""
+    recall 0.640 and precision 0.914 (0.260 and 0.929 by the rules alone), marks a little below."""
     pairs = load_pairs(FRESH)
     assert len(pairs) == 100 and sum(p["label"] == "conflict" for p in pairs) == 50
     assert {p["split"] for p in pairs} == {"held_out"} and len({p["id"] for p in pairs}) == 100
     result = evaluate(RuleJudge(), pairs, similarities(embedder, pairs))
-    assert result["conflict_recall"] >= 0.58 and result["conflict_precision"] >= 0.85
-    assert evaluate(RuleJudge(), pairs)["conflict_recall"] <= 0.25
+    assert result["conflict_recall"] >= 0.6 and result["conflict_precision"] >= 0.88
+    assert evaluate(RuleJudge(), pairs)["conflict_recall"] <= 0.3
 
 
 def test_update_pairs_are_well_formed() -> None:

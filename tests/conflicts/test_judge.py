@@ -203,3 +203,29 @@ def test_a_statement_that_names_the_old_value_as_replaced_conflicts() -> None:
         "The Skoda Octavia is insured with Harel.", "The Skoda's parking moved from Level 2 to Level 3."
     )
     assert other.verdict is not Verdict.conflict
+
+
+def test_a_chat_message_is_about_what_its_speaker_says_and_their_i_is_theirs() -> None:
+    # Two messages of one speaker about two things: the speaker is no subject they share.
+    party = judge(
+        "Noa: its friday the 26th at the Ramat Gan country club from 11 to 2",
+        "Noa: its Noa. Yuval's birthday is an escape room!!! sunday 3 jan at 17:00",
+    )
+    assert party.verdict is not Verdict.conflict
+    # "my" is the speaker's: Lakshmi's allergy is not Marcus's, nor the owner's.
+    assert judge("Marcus is allergic to penicillin.", "Lakshmi: i am allergic to sulfa drugs").verdict is (
+        Verdict.different_subject
+    )
+    # A speaker's message about a thing is compared with what is said of it.
+    price = RuleJudge().judge(
+        Statement("The Netflix Standard plan costs the household A$18.99 a month."),
+        Statement("Marcus: netflix went up again, it's $20.99 now"),
+    )
+    assert price.verdict is not Verdict.different_subject
+
+
+def test_a_blood_type_in_words_is_its_sign() -> None:
+    assert judge("Marcus's blood type is O negative.", "Marcus has O-negative blood.").verdict is not (
+        Verdict.conflict
+    )
+    assert judge("Gil's blood type is O positive.", "Gil's blood type is A+.").verdict is Verdict.conflict
