@@ -36,6 +36,7 @@ from hub.promotion import proposals, usage, weekly
 from hub.store.base import MemoryStore
 
 FORGOTTEN = "[forgotten]"
+WHY = "forgotten at the owner's request"
 FORGOTTEN_REASON = "[forgotten: the reason quoted a memory the owner had the hub forget]"
 
 
@@ -100,9 +101,7 @@ def forget(
     about = _conflicts_about(redis, keys, ids, {m.agent for m in family})
     settled = []
     for mid in sorted(ids):
-        settled += [
-            c.id for c in settle_moot(redis, keys, mid, why="forgotten at the owner's request", by=by)
-        ]
+        settled += [c.id for c in settle_moot(redis, keys, mid, why=WHY, by=by)]
     for conflict in about:
         ledger.save(redis, keys, _redacted(ledger.get(redis, keys, conflict.id) or conflict, ids))
 
@@ -147,12 +146,15 @@ def _with_merged_copies(store: MemoryStore, memory: Memory) -> list[Memory]:
 
 def _conflicts_about(redis: Redis, keys: Keys, ids: set[str], agents: Iterable[str]) -> list[Conflict]:
     """Every conflict with one of `ids` as a side, read from the time indexes of their agents."""
+
+    def about(read: list[Conflict]) -> list[Conflict]:
+        return [c for c in read if ids & set(c.memory_ids)]
+
     found: dict[str, Conflict] = {}
     for agent in sorted(set(agents)):
         start: Position | None = None
         while True:
-            batch, start = ledger.page(redis, keys, limit=1_000, start=start, agent=agent,
-                                       where=lambda read: [c for c in read if ids & set(c.memory_ids)])  # fmt: skip
+            batch, start = ledger.page(redis, keys, limit=1_000, start=start, agent=agent, where=about)
             found |= {c.id: c for c in batch}
             if start is None:
                 break
