@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import random
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from redis import Redis
@@ -97,3 +100,22 @@ def open_redis(url: str | None) -> tuple[Redis, str, EmbeddedRedis | None]:
         return redis, url, None
     server = EmbeddedRedis(Path(tempfile.mkdtemp(prefix="memhub-bench-")))
     return server.client(), server.url, server
+
+
+def benchmark_parser(doc: str | None) -> argparse.ArgumentParser:
+    """A benchmark's command line: its module docstring as help, and `--redis-url`."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--redis-url", help="a Redis to use (it is flushed); default: an embedded one")
+    return parser
+
+
+@contextmanager
+def benchmark_redis(url: str | None) -> Iterator[tuple[Redis, str]]:
+    """`open_redis`, flushed (and an embedded one shut down) when the benchmark ends, however it ends."""
+    redis, redis_url, server = open_redis(url)
+    try:
+        yield redis, redis_url
+    finally:
+        redis.flushdb()
+        if server:
+            server.shutdown()

@@ -12,11 +12,10 @@ benchmarks/data/update_pairs.jsonl` runs the changed facts and their hard negati
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 from pathlib import Path
 
-from benchmarks.common import open_redis
+from benchmarks.common import benchmark_parser, benchmark_redis
 from benchmarks.conflict_quality import DATA, load_pairs
 from clients import RedisPublisher
 from clients.events import build_event
@@ -29,15 +28,11 @@ from workers.worker import run_worker
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--redis-url", help="a Redis to use (it is flushed); default: an embedded one")
+    parser = benchmark_parser(__doc__)
     parser.add_argument("--data", type=Path, default=DATA, help="labelled pairs (default: conflict_pairs)")
     args = parser.parse_args()
-    redis, redis_url, server = open_redis(args.redis_url)
     pairs = load_pairs(args.data)
-    with tempfile.TemporaryDirectory() as tmp:
+    with benchmark_redis(args.redis_url) as (redis, redis_url), tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp), redis_url=redis_url)
         services = build_services(settings, redis, embedder=Embedder(expected_sha256=settings.model_sha256))
         wa = RedisPublisher(redis, agent="wa-assistant", channel="whatsapp")
@@ -83,9 +78,6 @@ def main() -> None:
                 merged_same += ma.memory_id == mb.memory_id
                 flagged_same += bool(severity)
         services.close()
-    redis.flushdb()
-    if server:
-        server.shutdown()
     precision, recall = tp / max(tp + fp, 1), tp / max(tp + fn, 1)
     f1 = 2 * precision * recall / max(precision + recall, 1e-9)
     print(

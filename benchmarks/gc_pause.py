@@ -11,13 +11,12 @@ with start-up's objects tracked and frozen, in one run.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.common import open_redis
+from benchmarks.common import benchmark_parser, benchmark_redis
 from hub.api.app import create_app
 from hub.services import build_services
 from hub.settings import Settings
@@ -33,13 +32,8 @@ def full_collection_ms(tries: int = 5) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--redis-url", help="a Redis to use (it is flushed); default: an embedded one")
-    args = parser.parse_args()
-    redis, redis_url, server = open_redis(args.redis_url)
-    with tempfile.TemporaryDirectory() as tmp:
+    args = benchmark_parser(__doc__).parse_args()
+    with benchmark_redis(args.redis_url) as (redis, redis_url), tempfile.TemporaryDirectory() as tmp:
         services = build_services(Settings(data_dir=Path(tmp), redis_url=redis_url), redis)
         create_app(services)
         try:
@@ -54,9 +48,6 @@ def main() -> None:
         finally:
             gc.unfreeze()
             services.close()
-    redis.flushdb()
-    if server:
-        server.shutdown()
 
 
 if __name__ == "__main__":

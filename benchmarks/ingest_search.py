@@ -20,7 +20,6 @@
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import tempfile
@@ -36,7 +35,7 @@ from typing import Any
 import numpy as np
 from redis import Redis
 
-from benchmarks.common import PEOPLE, THINGS, chat_memories, open_redis
+from benchmarks.common import PEOPLE, THINGS, benchmark_parser, benchmark_redis, chat_memories
 from clients import RedisPublisher
 from clients.events import build_event
 from hub.conflicts import ledger
@@ -231,20 +230,16 @@ def bench_search(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = benchmark_parser(__doc__)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
-    parser.add_argument("--redis-url", help="a Redis to use (it is flushed); default: an embedded one")
     args = parser.parse_args()
     quick = (512, 1, 20, [2_000], 50)
     full = (2_048, 5, 100, [10_000, 100_000], 200)
     ingest_n, rounds, singles, sizes, queries = quick if args.quick else full
 
-    redis, redis_url, server = open_redis(args.redis_url)
     embedder = Embedder(expected_sha256=Settings().model_sha256)
     sparse = SparseEncoder()
-    with tempfile.TemporaryDirectory() as tmp:
+    with benchmark_redis(args.redis_url) as (redis, redis_url), tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp) / "ingest", redis_url=redis_url)
         results = bench_ingest(settings, redis, embedder, ingest_n, rounds)
         for number, r in enumerate(results, 1):
@@ -316,9 +311,6 @@ def main() -> None:
             measure(sizes[-1], f"indexed, {waiting} waiting")
         finally:
             store.close()
-    redis.flushdb()
-    if server:
-        server.shutdown()
 
 
 if __name__ == "__main__":

@@ -82,7 +82,6 @@ What it showed (2 cores, see the test in tests/retrieval/ for what is asserted):
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import tempfile
@@ -96,7 +95,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.common import open_redis
+from benchmarks.common import benchmark_parser, benchmark_redis
 from clients import RedisPublisher
 from clients.events import build_event
 from hub.conflicts import ledger
@@ -363,13 +362,8 @@ def _timed(fn: Any) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--redis-url", help="a Redis to use (it is flushed); default: an embedded one")
-    args = parser.parse_args()
-    redis, redis_url, server = open_redis(args.redis_url)
-    try:
+    args = benchmark_parser(__doc__).parse_args()
+    with benchmark_redis(args.redis_url) as (redis, redis_url):
         with tempfile.TemporaryDirectory() as tmp:
             settings = Settings(data_dir=Path(tmp), redis_url=redis_url)
             services = build_services(
@@ -381,10 +375,6 @@ def main() -> None:
                 services.close()
         for line in report.lines():
             print(line)
-    finally:
-        redis.flushdb()
-        if server:
-            server.shutdown()
 
 
 if __name__ == "__main__":
