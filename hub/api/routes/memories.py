@@ -55,13 +55,21 @@ def list_memories(
 
 def _readable(services: Services, caller: Principal, memory_id: str) -> Memory:
     """The memory, if the caller may see it: outside its grants, or expired, a memory does not exist
-    (rather than being forbidden), as in search. The owner is told when it was forgotten."""
+    (rather than being forbidden), as in search."""
     found = services.store.get([memory_id])
     if not found or found[0].expired(utcnow()) or not caller.may_read(found[0]):
-        stone = tombstones(services.redis, services.keys, [memory_id]).get(memory_id)
-        why = gone_why(stone) if stone and caller.owner_level else f"no memory with id {memory_id!r}"
-        raise HTTPException(status.HTTP_404_NOT_FOUND, why)
+        raise _not_found(services, caller, memory_id)
     return found[0]
+
+
+def _not_found(services: Services, caller: Principal, memory_id: str) -> HTTPException:
+    """The 404 for a memory the caller cannot have; the owner is told when it was forgotten, and by whom."""
+    stone = (
+        tombstones(services.redis, services.keys, [memory_id]).get(memory_id) if caller.owner_level else None
+    )
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, gone_why(stone) if stone else f"no memory with id {memory_id!r}"
+    )
 
 
 @router.get(
@@ -98,10 +106,7 @@ def forget_memory(
     with writing(services.redis, services.keys):
         found = services.store.get([memory_id])  # expired too: the owner need not wait for the purge
         if not found:
-            stone = tombstones(services.redis, services.keys, [memory_id]).get(memory_id)
-            raise HTTPException(
-                status.HTTP_404_NOT_FOUND, gone_why(stone) if stone else f"no memory with id {memory_id!r}"
-            )
+            raise _not_found(services, caller, memory_id)
         return forget(
             services.redis, services.keys, services.store, services.queue, found[0], by=caller.decided_by(by)
         )
