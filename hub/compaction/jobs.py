@@ -101,12 +101,9 @@ def drop_reports_quoting(queue: Queue, words: Sequence[str]) -> list[str]:
         json.dumps(word, ensure_ascii=False)[1:-1] for word in words if word
     ]  # as the report holds them
     dropped = []
-    for job_id in queue.finished_job_registry.get_job_ids():
-        try:
-            job = Job.fetch(job_id, connection=queue.connection, serializer=JSONSerializer)
-        except NoSuchJobError:
-            continue
-        if job.func_name != COMPACT_JOB:
+    ids = queue.finished_job_registry.get_job_ids()
+    for job in Job.fetch_many(ids, connection=queue.connection, serializer=JSONSerializer):
+        if job is None or job.func_name != COMPACT_JOB:  # expired since, or another kind of job
             continue
         report = json.dumps(job.return_value(), ensure_ascii=False)
         if any(word in report for word in quoted):

@@ -218,16 +218,16 @@ SCAN_CHUNK = 500
 def agent_index(redis: Redis, keys: Keys, agent: str) -> str:
     """The time index of the conflicts `agent` is a side of (`record` keeps it). A ledger recorded before
     these indexes existed is indexed here once, from its documents; doing it twice does no harm."""
-    if not redis.exists(_agent_indexes_built(keys)):
-        ids: list[bytes] = redis.zrange(_index(keys), 0, -1)  # type: ignore[assignment]
-        for chunk in range(0, len(ids), SCAN_CHUNK):
-            pipe = redis.pipeline(transaction=False)
-            for conflict in _load(redis, keys, [as_text(i) for i in ids[chunk : chunk + SCAN_CHUNK]]):
-                for side in set(conflict.agents):
-                    pipe.zadd(_of_agent(keys, side), {conflict.id: conflict.created_at.timestamp()})
-            pipe.execute()
-        redis.set(_agent_indexes_built(keys), b"1")
+    _build_once(redis, keys, _agent_indexes_built(keys), _index_agents)
     return _of_agent(keys, agent)
+
+
+def _index_agents(redis: Redis, keys: Keys, ids: Sequence[str]) -> None:
+    pipe = redis.pipeline(transaction=False)
+    for conflict in _load(redis, keys, ids):
+        for side in set(conflict.agents):
+            pipe.zadd(_of_agent(keys, side), {conflict.id: conflict.created_at.timestamp()})
+    pipe.execute()
 
 
 def open_index(redis: Redis, keys: Keys) -> str:
@@ -239,12 +239,20 @@ def open_index(redis: Redis, keys: Keys) -> str:
     was not yet), then added here, it would stay listed as open. Each read is watched, and done again if
     a document read changed before its conflicts were added. None is ever opened again once decided.
     """
-    if not redis.exists(_open_index_built(keys)):
-        ids: list[bytes] = redis.zrange(_index(keys), 0, -1)  # type: ignore[assignment]
-        for chunk in range(0, len(ids), SCAN_CHUNK):
-            _index_open(redis, keys, [as_text(i) for i in ids[chunk : chunk + SCAN_CHUNK]])
-        redis.set(_open_index_built(keys), b"1")
+    _build_once(redis, keys, _open_index_built(keys), _index_open)
     return _open(keys)
+
+
+def _build_once(
+    redis: Redis, keys: Keys, built: str, index: Callable[[Redis, Keys, Sequence[str]], None]
+) -> None:
+    """Unless the marker `built` is set: `index` the whole ledger, SCAN_CHUNK conflicts at a time, then set it."""
+    if redis.exists(built):
+        return
+    ids: list[bytes] = redis.zrange(_index(keys), 0, -1)  # type: ignore[assignment]
+    for chunk in range(0, len(ids), SCAN_CHUNK):
+        index(redis, keys, [as_text(i) for i in ids[chunk : chunk + SCAN_CHUNK]])
+    redis.set(built, b"1")
 
 
 def _index_open(redis: Redis, keys: Keys, ids: Sequence[str]) -> None:
