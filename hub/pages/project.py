@@ -1,4 +1,5 @@
-"""A project file rendered from its project-scoped memories: status, open loops, key decisions and why."""
+"""A project file rendered from its project-scoped memories: status, open loops, key decisions and why,
+and the notes (everything else said about the project)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ from hub.promotion.tiers import RANK
 from hub.store.base import MemoryFilter, MemoryStore, scroll_all
 
 CLOSED_SHOWN = 10
+# A project file is read whole by an agent: the newest notes, the rest found by searching the project.
+NOTES_SHOWN = 20
+# What the page's own sections hold; every other kind in force is a note.
+SECTIONED = frozenset({Kind.status, Kind.open_loop, Kind.decision})
 
 
 class ProjectPage(BaseModel):
@@ -24,6 +29,11 @@ class ProjectPage(BaseModel):
         description="In force, long-term and best-scored first; a decision reversed since is replaced by "
         "what reversed it (a correction, often)."
     )
+    notes: list[Memory] = Field(
+        description=f"The {NOTES_SHOWN} newest of the rest in force (facts, preferences, deductions, ...), "
+        "newest first."
+    )
+    notes_left_out: int = Field(description="Notes in force beyond those shown: search the project for them.")
     closed_loops: list[Memory] = Field(description=f"The {CLOSED_SHOWN} most recently closed.")
 
 
@@ -69,6 +79,10 @@ def _when(memory: Memory) -> str:
     return f"{memory.occurred_at:%Y-%m-%d}, {memory.agent}"
 
 
+def _kind(memory: Memory) -> str:
+    return "" if memory.kind is Kind.fact else f" ({memory.kind.value})"
+
+
 def render(name: str, memories: list[Memory]) -> ProjectPage:
     in_force = [m for m in memories if m.state in (State.active, State.stale)]
     statuses = [m for m in in_force if m.kind is Kind.status]
@@ -82,6 +96,8 @@ def render(name: str, memories: list[Memory]) -> ProjectPage:
         (m for m in in_force if m.kind is Kind.decision or m.id in replaced),
         key=lambda m: (-RANK[m.tier], -m.promotion_score, -m.occurred_at.timestamp()),
     )
+    in_notes = [m for m in reversed(in_force) if m.kind not in SECTIONED and m.id not in replaced]
+    notes = in_notes[:NOTES_SHOWN]
 
     lines = [f"# {line_start(name)}", "", "## Status", ""]
     if status is None:
@@ -98,10 +114,16 @@ def render(name: str, memories: list[Memory]) -> ProjectPage:
             lines.append(f"  - replaces: ~~{one_line(replaced[m.id].text)}~~{ref(replaced[m.id])}")
     if not decisions:
         lines.append("_No decisions recorded._")
+    if notes:
+        lines.extend(["", "## Notes", ""])
+        lines.extend(f"- {one_line(m.text)}{_kind(m)} _({_when(m)})_{marks(m)}{ref(m)}" for m in notes)
+    if len(in_notes) > len(notes):
+        lines.extend(["", f"_{len(in_notes) - len(notes)} older notes: search the project for them._"])
     if closed:
         lines.extend(["", "## Recently closed", ""])
         lines.extend(f"- [x] {one_line(m.text)} _({_when(m)})_{ref(m)}" for m in closed)
     return ProjectPage(
         name=name, path=f"memory/projects/{name}.md", markdown="\n".join(lines) + "\n", status=status,
-        open_loops=loops, decisions=decisions, closed_loops=closed,
+        open_loops=loops, decisions=decisions, notes=notes, notes_left_out=len(in_notes) - len(notes),
+        closed_loops=closed,
     )  # fmt: skip

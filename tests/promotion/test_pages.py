@@ -8,8 +8,8 @@ from starlette.testclient import TestClient
 from clients import Memhub, RedisPublisher
 from clients.events import build_event
 from hub.api.app import create_app
-from hub.models import DecisionMade, Pattern
-from hub.pages.project import CLOSED_SHOWN
+from hub.models import Confidence, DecisionMade, Kind, Memory, Pattern, Scope
+from hub.pages.project import CLOSED_SHOWN, NOTES_SHOWN, render
 from hub.services import Services
 from hub.summaries import Part, derived_id
 from workers.ingest import drain_stream
@@ -152,6 +152,53 @@ def test_the_project_file_shows_status_open_loops_and_key_decisions_with_why(
     raw = api.get("/v1/projects/lisbon-trip", headers={"Accept": "text/markdown"})
     assert raw.text == page.markdown
     assert wa.project("no-such-project").markdown.startswith("# no-such-project\n\n## Status\n\n_No status")
+
+
+def test_the_project_file_lists_what_else_was_said_of_the_project_as_notes_newest_first(
+    make_agent: Callable[..., Memhub], settle: Callable[[], None]
+) -> None:
+    # A launch date said by one agent and moved by another showed nowhere on the project's page:
+    # only status, loops and decisions did.
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    project = {"scope": "project", "project": "atlas"}
+    stored(wa, "Atlas is in beta with three pilot customers", kind="status", occurred_at=at(9), **project)
+    landlord = stored(
+        wa, "The Atlas designer is Yael from the Haifa studio", occurred_at=at(9, 30), **project
+    )
+    launch = stored(tg, "The Atlas launch date is 12 January", occurred_at=at(10), **project)
+    likes = stored(wa, "Netanel wants the Atlas demos kept under ten minutes", kind="preference",
+                   occurred_at=at(11), **project)  # fmt: skip
+    moved = stored(wa, "The Atlas launch is on 26 January, not 12 January", kind="correction", related=[launch],
+                   occurred_at=at(12), **project)  # fmt: skip
+    stored(wa, "Netanel's sister lives in Haifa", occurred_at=at(12, 30))  # not the project's
+    settle()
+    assert wa.memory(launch).state == "superseded"
+
+    page = wa.project("atlas")
+    assert [m.id for m in page.notes] == [moved, likes, landlord]
+    assert page.notes_left_out == 0
+    assert "\n".join([
+        "## Notes", "",
+        f"- The Atlas launch is on 26 January, not 12 January (correction) _(2026-11-20, wa-assistant)_ <!-- memory:{moved} -->",
+        f"- Netanel wants the Atlas demos kept under ten minutes (preference) _(2026-11-20, wa-assistant)_ <!-- memory:{likes} -->",
+        f"- The Atlas designer is Yael from the Haifa studio _(2026-11-20, wa-assistant)_ <!-- memory:{landlord} -->",
+    ]) + "\n" in page.markdown  # fmt: skip
+    assert "12 January" not in page.markdown.replace("not 12 January", "")  # the superseded date is gone
+
+
+def test_the_project_file_shows_the_newest_notes_and_counts_the_rest() -> None:
+    def note(i: int) -> Memory:
+        when = datetime.fromisoformat(at(9, i))
+        return Memory(
+            id=f"00000000-0000-4000-8000-{i:012d}", event_id=f"note-{i}", text=f"Atlas note {i}", agent="wa",
+            kind=Kind.fact, scope=Scope.project, project="atlas", occurred_at=when,
+            confidence=Confidence.medium, created_at=when, last_verified=when,
+        )  # fmt: skip
+
+    page = render("atlas", [note(i) for i in range(NOTES_SHOWN + 3)])
+    assert [m.text for m in page.notes] == [f"Atlas note {i}" for i in range(NOTES_SHOWN + 2, 2, -1)]
+    assert page.notes_left_out == 3
+    assert page.markdown.endswith("\n\n_3 older notes: search the project for them._\n")
 
 
 def test_recently_closed_lists_the_loops_closed_last_first(

@@ -106,7 +106,8 @@ register_url_convertor("any_name", AnyName())
 def project_page(
     name: str, request: Request, services: ServicesDep, chat_type: ChatTypeQuery = None
 ) -> ProjectPage | Response:
-    """The project's file from its project-scoped memories: status, open loops, key decisions and why."""
+    """The project's file from its project-scoped memories: status, open loops, key decisions and why,
+    and the newest notes (everything else said about the project)."""
     memories = project.project_memories(services.store, name, exclude_private=chat_type == "group")
     page = project.render(name, memories)
     return _negotiated(request, page)
