@@ -105,6 +105,38 @@ def test_the_sample_workspace_imports_with_kinds_scopes_tiers_dates_and_sources(
     assert len(memories) == 54
 
 
+def test_the_imported_core_file_loads_as_the_agents_core_block_section_by_section(
+    make_agent: Callable[..., Memhub],
+) -> None:
+    # The block placed each line by its fields alone: "I am Tali, ..." from Identity showed under User.
+    tali = make_agent("tali")
+    import_workspace(WORKSPACE, hub=tali)
+
+    sections: dict[str, list[str]] = {}
+    for line in tali.load_core().markdown.splitlines()[1:]:
+        if line.startswith("## "):
+            sections[line[3:]] = []
+        elif line.startswith("- ") and not line.startswith("- See archival"):
+            sections[list(sections)[-1]].append(line[2:])
+    assert sorted(sections["Identity"]) == [
+        "I am Tali, Noa's personal assistant on WhatsApp and Telegram.",
+        "I answer in Hebrew unless Noa writes to me in English.",
+    ]
+    assert sorted(sections["User"]) == [
+        "Family: partner Amir, daughter Maya (6)",
+        "Name: Noa Levi",
+        "Time zone: Asia/Jerusalem",
+    ]
+    assert sorted(sections["Active Context"]) == [
+        "Planning a family trip to Lisbon for April 2026.",
+        "Waiting for the landlord to confirm the boiler repair.",
+    ]
+    assert sorted(sections["Quick Reference"]) == [
+        "Car: Grey 2021 Mazda 3",
+        "Family doctor: Dr. Ruth Segal, Clalit Rehavia clinic",
+    ]
+
+
 def test_searches_find_what_was_imported(make_agent: Callable[..., Memhub], api: TestClient) -> None:
     tali = make_agent("tali")
     import_workspace(WORKSPACE, hub=tali)
