@@ -19,7 +19,7 @@ folded into it as restatements are tombstoned too, as they name the same memory.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 
 from pydantic import BaseModel, Field
@@ -28,7 +28,7 @@ from rq import Queue
 
 from hub.compaction.jobs import drop_reports_quoting
 from hub.conflicts import ledger
-from hub.conflicts.ledger import Conflict, Position
+from hub.conflicts.ledger import Conflict
 from hub.conflicts.resolve import settle_moot
 from hub.keys import Keys
 from hub.models import Change, Memory, State, Tier, memory_id_for, utcnow
@@ -98,7 +98,7 @@ def forget(
     named = ids | {memory_id_for(s.event_id) for m in family for s in m.sightings}
     redis.hset(_key(keys), mapping=dict.fromkeys(sorted(named), stone))
 
-    about = _conflicts_about(redis, keys, ids, {m.agent for m in family})
+    about = ledger.conflicts_about(redis, keys, sorted(ids))
     settled = []
     for mid in sorted(ids):
         settled += [c.id for c in settle_moot(redis, keys, mid, why=WHY, by=by)]
@@ -142,23 +142,6 @@ def _with_merged_copies(store: MemoryStore, memory: Memory) -> list[Memory]:
                 family.append(copy)
                 todo.append(copy)
     return family
-
-
-def _conflicts_about(redis: Redis, keys: Keys, ids: set[str], agents: Iterable[str]) -> list[Conflict]:
-    """Every conflict with one of `ids` as a side, read from the time indexes of their agents."""
-
-    def about(read: list[Conflict]) -> list[Conflict]:
-        return [c for c in read if ids & set(c.memory_ids)]
-
-    found: dict[str, Conflict] = {}
-    for agent in sorted(set(agents)):
-        start: Position | None = None
-        while True:
-            batch, start = ledger.page(redis, keys, limit=1_000, start=start, agent=agent, where=about)
-            found |= {c.id: c for c in batch}
-            if start is None:
-                break
-    return list(found.values())
 
 
 def _redacted(conflict: Conflict, ids: set[str]) -> Conflict:

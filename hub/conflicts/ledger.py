@@ -4,7 +4,7 @@ Redis is the hub's durable log (append-only file on in every mode), so the ledge
 of the embedded hub like the events do. One JSON document per conflict, a time index of them all and
 one per agent (to page what an agent is a side of), one of the open conflicts (to page those without
 reading the decided ones, which pile up for good), and for each memory the set of its open conflicts (to
-mark search hits cheaply).
+mark search hits cheaply) and the set of all of them (to find, in forgetting it, the conflicts that quote it).
 """
 
 from __future__ import annotations
@@ -116,6 +116,15 @@ def _open_for(keys: Keys, memory_id: str) -> str:
     return f"{keys.prefix}:memory-conflicts:{memory_id}"
 
 
+def _of_memory(keys: Keys, memory_id: str) -> str:
+    return f"{keys.prefix}:conflicts:memory:{memory_id}"
+
+
+def _memory_indexes_built(keys: Keys) -> str:
+    """Set once every conflict recorded before the per-memory sets existed is in them."""
+    return f"{keys.prefix}:conflicts:memory-indexes-built"
+
+
 def record(redis: Redis, keys: Keys, conflict: Conflict) -> bool:
     """Add a conflict unless its pair is already in the ledger; True when it was new.
 
@@ -134,6 +143,8 @@ def record(redis: Redis, keys: Keys, conflict: Conflict) -> bool:
             pipe.zadd(_index(keys), {conflict.id: conflict.created_at.timestamp()})
             for agent in set(conflict.agents):
                 pipe.zadd(_of_agent(keys, agent), {conflict.id: conflict.created_at.timestamp()})
+            for memory_id in conflict.memory_ids:
+                pipe.sadd(_of_memory(keys, memory_id), conflict.id)
             if conflict.open:
                 pipe.zadd(_open(keys), {conflict.id: conflict.created_at.timestamp()})
                 for memory_id in conflict.memory_ids:
@@ -372,6 +383,26 @@ def open_conflicts_of(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> di
     for memory_id in memory_ids:
         pipe.smembers(_open_for(keys, memory_id))
     return {m: sorted(x.decode() for x in ids) for m, ids in zip(memory_ids, pipe.execute(), strict=True)}
+
+
+def conflicts_about(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> list[Conflict]:
+    """Every conflict, open or decided, that one of `memory_ids` is a side of, newest first: read from
+    the memories' own sets, whatever the size of the ledger. A ledger recorded before those sets existed
+    is indexed once, from its documents; a conflict's sides never change, so no write can race that."""
+    _build_once(redis, keys, _memory_indexes_built(keys), _index_memories)
+    pipe = redis.pipeline(transaction=False)
+    for memory_id in memory_ids:
+        pipe.smembers(_of_memory(keys, memory_id))
+    ids = sorted({as_text(i) for found in pipe.execute() for i in found})
+    return sorted(_load(redis, keys, ids), key=Position.of, reverse=True)
+
+
+def _index_memories(redis: Redis, keys: Keys, ids: Sequence[str]) -> None:
+    pipe = redis.pipeline(transaction=False)
+    for conflict in _load(redis, keys, ids):
+        for memory_id in conflict.memory_ids:
+            pipe.sadd(_of_memory(keys, memory_id), conflict.id)
+    pipe.execute()
 
 
 def newer_sides(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> dict[str, str]:

@@ -87,6 +87,27 @@ def test_forgetting_one_side_of_a_conflict_settles_it_and_leaves_none_of_its_wor
     assert kept.state == "active" and "peanut" not in kept.model_dump_json()
 
 
+def test_forgetting_finds_a_decided_conflict_too_in_a_ledger_from_before_the_per_memory_sets(
+    hub: EmbeddedHub, make_agent: Callable[..., Memhub]
+) -> None:
+    # Each memory's conflicts are read from a set of its own; an older ledger has none until then.
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    allergic = stored(wa, "Netanel is allergic to peanuts", source="wa:msg:1")
+    not_allergic = stored(tg, "Netanel has no food allergies", source="tg:msg:7")
+    [conflict] = tg.conflicts()
+    tg.resolve_conflict(conflict.id, keep=not_allergic)
+    redis, prefix = hub.services.redis, hub.services.keys.prefix
+    redis.delete(*redis.keys(f"{prefix}:conflicts:memory*"))
+
+    report = tg.forget(not_allergic)
+
+    assert (report.conflicts, report.settled) == ([conflict.id], [])
+    after = tg.conflict(conflict.id)
+    assert after.status == "resolved" and after.statements == ["Netanel is allergic to peanuts", FORGOTTEN]
+    assert "no food allergies" not in after.model_dump_json()
+    assert redis.smembers(f"{prefix}:conflicts:memory:{allergic}") == {conflict.id.encode()}
+
+
 def test_forgetting_a_correction_leaves_what_it_corrected_superseded_without_its_words(
     make_agent: Callable[..., Memhub],
 ) -> None:
