@@ -183,13 +183,6 @@ def all_conflicts(redis: Redis, keys: Keys) -> list[Conflict]:
     return _load(redis, keys, [as_text(i) for i in members])
 
 
-def conflicts_since(redis: Redis, keys: Keys, since: datetime) -> list[Conflict]:
-    """Conflicts recorded at or after `since`, oldest first (the time index: no full read). Every
-    conflict about a memory is recorded after the memory was, so `since=memory.created_at` finds them."""
-    members: list[bytes] = redis.zrangebyscore(_index(keys), since.timestamp(), "+inf")  # type: ignore[assignment]
-    return _load(redis, keys, [as_text(i) for i in members])
-
-
 @dataclass(frozen=True, order=True)
 class Position:
     """A conflict's place in the ledger's order: its score in the time index (when it was recorded), then

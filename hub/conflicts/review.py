@@ -175,8 +175,7 @@ class Reviewer:
             return True
         won = [
             other
-            # Recorded after the memory was: the time index reads those alone, not the whole ledger.
-            for c in ledger.conflicts_since(self.redis, self.keys, memory.created_at)
+            for c in ledger.conflicts_about(self.redis, self.keys, [memory.id])
             if c.resolution is not None and c.resolution.keep == memory.id
             for other in c.memory_ids
             if other != memory.id

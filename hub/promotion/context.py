@@ -33,12 +33,10 @@ class ContextLoader:
         if not memories:
             return {}
         used = use_counts(self.redis, self.keys, [m.id for m in memories])
-        # A conflict about a memory is recorded after the memory was: the time index gives those since
-        # the batch's oldest memory, not the whole ledger (read whole, once per batch, it was).
-        since = min(m.created_at for m in memories)
-        decided = [
-            c for c in ledger.conflicts_since(self.redis, self.keys, since) if c.resolution is not None
-        ]
+        # The memories' own conflicts: reading those recorded since the oldest memory was, a use of a
+        # memory from last year read every conflict recorded since.
+        about = ledger.conflicts_about(self.redis, self.keys, [m.id for m in memories])
+        decided = [c for c in about if c.resolution is not None]
         return {m.id: self._context(m, used.get(m.id, 0), decided) for m in memories}
 
     def _context(self, memory: Memory, used: int, decided: Sequence[Conflict]) -> Context:
