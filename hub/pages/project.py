@@ -15,8 +15,9 @@ from hub.store.base import MemoryFilter, MemoryStore, scroll_all
 CLOSED_SHOWN = 10
 # A project file is read whole by an agent: the newest notes, the rest found by searching the project.
 NOTES_SHOWN = 20
-# What the page's own sections hold; every other kind in force is a note.
-SECTIONED = frozenset({Kind.status, Kind.open_loop, Kind.decision})
+# What the page's own sections hold; every other kind in force is a note, but a session's summary: it
+# repeats the items it became, and the daily page lists the sessions.
+NOT_NOTES = frozenset({Kind.status, Kind.open_loop, Kind.decision, Kind.summary})
 
 
 class ProjectPage(BaseModel):
@@ -30,7 +31,8 @@ class ProjectPage(BaseModel):
         "what reversed it (a correction, often)."
     )
     notes: list[Memory] = Field(
-        description=f"The {NOTES_SHOWN} newest of the rest in force (facts, preferences, deductions, ...), "
+        description=f"The {NOTES_SHOWN} newest of the rest in force (facts, preferences, deductions, ...; no session "
+        "summaries), "
         "newest first."
     )
     notes_left_out: int = Field(description="Notes in force beyond those shown: search the project for them.")
@@ -96,7 +98,7 @@ def render(name: str, memories: list[Memory]) -> ProjectPage:
         (m for m in in_force if m.kind is Kind.decision or m.id in replaced),
         key=lambda m: (-RANK[m.tier], -m.promotion_score, -m.occurred_at.timestamp()),
     )
-    in_notes = [m for m in reversed(in_force) if m.kind not in SECTIONED and m.id not in replaced]
+    in_notes = [m for m in reversed(in_force) if m.kind not in NOT_NOTES and m.id not in replaced]
     notes = in_notes[:NOTES_SHOWN]
 
     lines = [f"# {line_start(name)}", "", "## Status", ""]

@@ -171,18 +171,24 @@ def test_the_project_file_lists_what_else_was_said_of_the_project_as_notes_newes
     moved = stored(wa, "The Atlas launch is on 26 January, not 12 January", kind="correction", related=[launch],
                    occurred_at=at(12), **project)  # fmt: skip
     stored(wa, "Netanel's sister lives in Haifa", occurred_at=at(12, 30))  # not the project's
+    # A session's summary is no note (it repeats its items); the items it became are where they belong.
+    wa.wait(wa.summarize_session(session="s1", tasks_completed=["Sent Yael the Atlas brief"],
+                                 occurred_at=at(8), **project))  # fmt: skip
     settle()
     assert wa.memory(launch).state == "superseded"
 
     page = wa.project("atlas")
-    assert [m.id for m in page.notes] == [moved, likes, landlord]
+    [brief] = [m.id for m in page.notes if m.text == "Sent Yael the Atlas brief"]
+    assert [m.id for m in page.notes] == [moved, likes, landlord, brief]
     assert page.notes_left_out == 0
     assert "\n".join([
         "## Notes", "",
         f"- The Atlas launch is on 26 January, not 12 January (correction) _(2026-11-20, wa-assistant)_ <!-- memory:{moved} -->",
         f"- Netanel wants the Atlas demos kept under ten minutes (preference) _(2026-11-20, wa-assistant)_ <!-- memory:{likes} -->",
         f"- The Atlas designer is Yael from the Haifa studio _(2026-11-20, wa-assistant)_ <!-- memory:{landlord} -->",
+        f"- Sent Yael the Atlas brief (task) _(2026-11-20, wa-assistant)_ <!-- memory:{brief} -->",
     ]) + "\n" in page.markdown  # fmt: skip
+    assert "Session s1" not in page.markdown
     assert "12 January" not in page.markdown.replace("not 12 January", "")  # the superseded date is gone
 
 
