@@ -30,7 +30,9 @@ class ImportReport:
     imported: int = 0
     already_present: int = 0  # published by an earlier import: nothing new
     merged: int = 0  # said what a stored memory says: that memory was reinforced, no copy kept
-    closed: int = 0  # open loops checked off (`- [x] …`), closed in the hub
+    closed: int = (
+        0  # open loops and tasks checked off (`- [x] …`) or under Tasks completed, closed in the hub
+    )
     pending: int = 0  # published, not stored before the wait ended (all of them with --no-wait)
     skipped: list[Skipped] = field(default_factory=list)
     refused: list[Skipped] = field(default_factory=list)  # the hub rejected them
@@ -52,7 +54,7 @@ class ImportReport:
             lines.append(f"  {'still queued':<17} {self.pending}")
         if self.closed:
             lines.append(
-                f"  {'closed loops' if not self.dry_run else 'would close':<17} {self.closed}  (checked off: - [x])"
+                f"  {'closed' if not self.dry_run else 'would close':<17} {self.closed}  (checked off, - [x], or done)"
             )
         for title, items in (("skipped", self.skipped), ("refused by the hub", self.refused)):
             lines.append(f"  {title:<17} {len(items)}")
@@ -67,6 +69,8 @@ SOURCE_LINE = re.compile(r":\d+$")
 
 # Events asked about per status request while waiting: small, since the API shares the workers' process.
 WAIT_PROBE = 100
+# What the hub closes (`resolve`): an open loop, or a task.
+CLOSABLE = frozenset({Kind.open_loop, Kind.task})
 
 
 def chunks(items: Sequence[str], size: int) -> Iterator[Sequence[str]]:
@@ -110,11 +114,11 @@ def import_workspace(
             waiting.append(event.id)  # queued by an earlier import that did not wait
         else:
             fresh.append(event)
-    # The loops to close: those checked off and still open in the hub, or not stored yet.
+    # The loops and tasks to close: those done and still open in the hub, or not stored yet.
     closing = [
         i
         for i in reading.closed
-        if i not in present or (present[i].state is State.active and present[i].kind is Kind.open_loop)
+        if i not in present or (present[i].state is State.active and present[i].kind in CLOSABLE)
     ]
     if dry_run:
         report.imported = len(fresh) + len(waiting)
@@ -171,16 +175,16 @@ def _close(
     report: ImportReport,
     sources: dict[str, str],
 ) -> None:
-    """Close the checked-off loops now stored (in the memory that holds them, when one was merged)."""
+    """Close the loops and tasks done, now stored (in the memory that holds them, when one was merged)."""
     for event_id in sorted(closing, key=lambda i: sources.get(i, i)):
         status = done.get(event_id)
         memory_id = present[event_id].id if event_id in present else status and status.memory_id
         if not memory_id:
             continue  # refused, or still queued: the next import closes it
         try:
-            hub.resolve(memory_id, note=f"checked off in {sources.get(event_id, event_id)}")
+            hub.resolve(memory_id, note=f"done in {sources.get(event_id, event_id)}")
         except MemhubError as exc:  # a memory that is no open loop any more, or a key that may not write
-            report.notes.append(f"{sources.get(event_id, event_id)}: checked off, but not closed ({exc})")
+            report.notes.append(f"{sources.get(event_id, event_id)}: done, but not closed ({exc})")
             continue
         report.closed += 1
 

@@ -20,6 +20,8 @@ from hub.markdown.layout import FileKind, FileRef, Layout
 from hub.markdown.vocabulary import (
     DAILY_SECTIONS,
     DATED_BY_FILE,
+    DONE_SECTIONS,
+    PROJECT_SECTIONS,
     TAGS_SECTION,
     canonical_section,
     file_base,
@@ -208,7 +210,9 @@ def _read_file(
             continue
         seen[event_id] = item.line
         reading.events.append(event)
-        if entry.done and kind is Kind.open_loop:
+        # Checked off, or listed as done: an open loop or a task is closed once stored.
+        done = entry.done or item.section in DONE_SECTIONS
+        if done and kind in (Kind.open_loop, Kind.task):
             reading.closed.add(event_id)
 
 
@@ -251,6 +255,8 @@ def _items(ref: FileRef, blocks: list[Block], skipped: list[Skipped]) -> Iterato
         entry = _under_parents(entry, [parse_entry(p, dated=dated) for p in block.parents])
         if ref.kind is not FileKind.daily:
             section = canonical_section(ref.kind, block.headings[-1]) if block.headings else None
+            if ref.kind is FileKind.project and section not in PROJECT_SECTIONS:
+                entry, section = _labelled_section(entry, section)
             if section != TAGS_SECTION or ref.kind is not FileKind.archival:
                 yield _Item(block.line, entry, section)
             continue
@@ -262,6 +268,15 @@ def _items(ref: FileRef, blocks: list[Block], skipped: list[Skipped]) -> Iterato
         # The time a line starts with ("09:15 Booked the dentist") is more precise than its session's.
         when = _clock(leading[0]) if (leading := _LEADING_CLOCK.match(entry.text)) else _clock(session)
         yield _Item(block.line, entry, inner[-1] if inner else None, session, when)
+
+
+def _labelled_section(entry: Entry, section: str | None) -> tuple[Entry, str | None]:
+    """A project's "**Status:** tiles ordered" under no known heading: the label names the section."""
+    label = _LABEL.match(entry.text)
+    named = canonical_section(FileKind.project, label["label"]) if label and label["rest"] else None
+    if entry.kind is not None or label is None or named not in PROJECT_SECTIONS:
+        return entry, section
+    return replace(entry, text=label["rest"]), named
 
 
 def _lead_in(text: str) -> bool:

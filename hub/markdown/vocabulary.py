@@ -27,6 +27,8 @@ DAILY_SECTIONS = {
     "Notes": Kind.fact,
     "Promote?": Kind.fact,
 }
+# Sections whose tasks and loops were done when written: they are closed once imported.
+DONE_SECTIONS = frozenset({"Tasks completed"})
 PROJECT_SECTIONS = {
     "Status": Kind.status,
     "Open loops": Kind.open_loop,

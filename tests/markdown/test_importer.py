@@ -40,6 +40,7 @@ def test_the_sample_workspace_imports_with_kinds_scopes_tiers_dates_and_sources(
         ("memory/daily/2026-03-02.md:32", "a code block"),
     ]
     assert report.notes == ["memory/daily/2026-03-02.md:20: a deduction without evidence, imported as a fact"]
+    assert report.closed == 3  # the tasks under Tasks completed, checked off or not
 
     memories = stored(tali)
     session = "Session Summary — 09:40 (WhatsApp)"
@@ -77,7 +78,8 @@ def test_the_sample_workspace_imports_with_kinds_scopes_tiers_dates_and_sources(
         m = memories[source]
         got = (m.kind, m.scope, m.tier, m.project or m.person, m.channel, m.chat, m.session)
         assert got == want, source
-        assert m.agent == "tali" and m.state is State.active
+        # The sample's tasks are checked off under Tasks completed: done, so closed.
+        assert m.agent == "tali" and m.state is (State.resolved if m.kind == "task" else State.active)
 
     # Dates: from a line's own date, from the file name, and a session's or conflict's time.
     assert memories["MEMORY.md:8"].occurred_at == at("2026-01-12")

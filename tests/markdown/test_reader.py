@@ -126,6 +126,23 @@ def test_a_known_section_is_known_with_emoji_bold_or_capitals_around_its_name(tm
     ]
 
 
+def test_a_project_line_labelled_with_a_section_belongs_to_that_section(tmp_path: Path) -> None:
+    # "**Status:** train booked, dinner pending" under the title was a fact that read "Status: ...",
+    # and the page said "No status reported yet".
+    (tmp_path / "memory" / "projects").mkdir(parents=True)
+    (tmp_path / "memory" / "projects" / "porto.md").write_text(
+        "# Porto weekend\n\n**Status:** train booked, dinner pending\n\n"
+        "- Open loops: dinner reservation\n\n## Notes\n- Status: Jo asked twice\n",
+        encoding="utf-8",
+    )
+    reading = read_workspace(tmp_path, layout=Layout(), agent="sam")
+    assert [(e.text, e.kind, e.why) for e in reading.events] == [
+        ("train booked, dinner pending", "status", "imported from memory/projects/porto.md, section Status"),
+        ("dinner reservation", "open_loop", "imported from memory/projects/porto.md, section Open loops"),
+        ("Status: Jo asked twice", "fact", "imported from memory/projects/porto.md, section Notes"),
+    ]
+
+
 def test_reading_counts_its_lines_as_it_goes(tmp_path: Path) -> None:
     # A 20k-line MEMORY.md took seconds to read with nothing on screen.
     (tmp_path / "MEMORY.md").write_text("".join(f"- Fact number {i} about the house\n" for i in range(300)))
