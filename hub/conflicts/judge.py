@@ -2,7 +2,9 @@
 
 `RuleJudge` is the default: pure Python, deterministic, no model. Structured claims (subject and
 attribute on both sides) are compared exactly; free text goes through `hub.conflicts.text`, which
-reads a subject, a frame (what is said of it), typed values, polarity and update cues. Then:
+reads a subject, a frame (what is said of it), typed values, polarity and update cues, once each
+side spells the names the other gives as it does (`hub.conflicts.names`: "zo's bedtime" / "Zoe's
+bedtime"). Then:
 
 1. different subjects ("Netanel" / "Dana") → `different_subject`; a subject and someone named
    through it ("Dana" / "Dana's parents") → `compatible`;
@@ -26,7 +28,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from hub.conflicts import lexicon as lx
 from hub.conflicts.change import reported_change
+from hub.conflicts.names import align
 from hub.conflicts.severity import grade
 from hub.conflicts.subject import OWNER, SOMEONE
 from hub.conflicts.text import Parsed, parse
@@ -154,6 +158,10 @@ def _relate_subjects(a: Parsed, b: Parsed) -> str:
         return "different"
     if not sa.key and not sb.key and sa.words and sb.words:
         return "same" if _nested(sa.words, sb.words) else "different"
+    # "The Netflix subscription costs ..." / "Netflix is ...": a name and a thing named by it.
+    named, thing = (sa, sb) if sa.key else (sb, sa)
+    if named.key not in (None, SOMEONE) and not thing.key and set(named.key.split()) <= thing.words:
+        return "same"
     # A thing on one side, a person (or nothing we could read) on the other: "The rent is ..." /
     # "We pay ... rent": the same subject when each side's subject shows up in the other.
     return "mention" if _names_each_other(a, b) else "different"
@@ -173,7 +181,8 @@ def _subject_words(p: Parsed) -> set[str]:
 
 
 def _names_each_other(a: Parsed, b: Parsed) -> bool:
-    wa, wb = _subject_words(a), _subject_words(b)
+    # A title names no one: "Dr. Okafor ... is Lakshmi's regular doctor" / "Lakshmi's GP is Dr. Okafor".
+    wa, wb = _subject_words(a) - lx.NAME_FILLERS, _subject_words(b) - lx.NAME_FILLERS
     found_a = not wa or _matched(wa, b.content) == len(wa)
     found_b = not wb or _matched(wb, a.content) == len(wb)
     # A thing nobody is said to own ("the rent") is the owner's household's: "we pay ... rent" names it.
@@ -216,6 +225,16 @@ def _decide(
         return Judgement(Verdict.compatible, None, f"nothing in common to compare about {about}")
     if a.additive or b.additive:
         return Judgement(Verdict.compatible, None, f"adds a value for {about}")
+    if (
+        overlaps is None
+        and bool(frame_a) != bool(frame_b)
+        and {va.kind for va, _ in diff.changed} == {"name"}
+        and ">" not in (a.subject.key or "")
+    ):
+        # "Lena goes to the Grundschule am Park" / "Lena's class got a new teacher, Herr Brandt": one
+        # side says only names, the other what its name is of; nothing says they name one thing. (Of a
+        # relative or a role, "Dana's new boss is Greg", the name is the one value.)
+        return Judgement(Verdict.compatible, None, f"names of different things about {about}")
     update = a.update or b.update
     if diff.changed:
         changed_kinds = {va.kind for va, _ in diff.changed}
@@ -223,12 +242,14 @@ def _decide(
             return Judgement(Verdict.compatible, None, "one denies a value the other does not claim")
         if "weekday" in changed_kinds and len(changed_kinds) > 1 and not update:
             return Judgement(Verdict.compatible, None, "different occasions (another day, another value)")
+        if "weekday" in changed_kinds and not update and (_one_off(a, b) or _one_off(b, a)):
+            return Judgement(Verdict.compatible, None, "one occasion (a date) against a routine")
         if bool(_OTHER_OCCASION.search(a.text)) != bool(_OTHER_OCCASION.search(b.text)) and not update:
             return Judgement(Verdict.compatible, None, "different occasions (next year, last time, ...)")
         va, vb = diff.changed[0]
         reason = f"value changed: {va.shown} → {vb.shown}"
         return _conflict(a, b, reason, [v for pair in diff.changed for v in pair], kinds)
-    if a.negative != b.negative:
+    if a.negative != b.negative and _denies_what_other_says(a, b):
         if overlaps is None and not diff.agreed:
             return Judgement(Verdict.compatible, None, f"nothing in common to compare about {about}")
         return _conflict(a, b, f"polarity flip about {about}: one affirms what the other denies", [], kinds)
@@ -236,6 +257,33 @@ def _decide(
     if close and not _news(a, b) and not _news(b, a):
         return Judgement(Verdict.same, None, f"the same fact about {about}, restated")
     return Judgement(Verdict.compatible, None, f"compatible facts about {about}")
+
+
+def _denies_what_other_says(a: Parsed, b: Parsed) -> bool:
+    """Whether the negative side denies something the other says: "doesn't eat meat" / "eats meat",
+    not "8:30, no arguing" / "8:30pm"."""
+    negative, other = (a, b) if a.negative else (b, a)
+    if not negative.negated:
+        return True  # a negation at the end ("... not any more") is said of the whole statement
+    forbids = other.frame & lx.FORBIDS
+    if forbids and not _matched(negative.negated, frozenset(forbids)):
+        return False  # "can't have penicillin" / "allergic to penicillin"; not "has no allergies"
+    return bool(_matched(negative.negated, other.content))
+
+
+def _one_off(routine: Parsed, once: Parsed) -> bool:
+    """ "Maisie does ballet on Wednesdays" / "Maisie's ballet show is sat 21 june": a dated occasion
+    is not a new day for the routine (days in the plural, or "every")."""
+    kinds = {v.kind for v in once.values}
+    if "date" not in kinds or any(v.kind == "date" for v in routine.values):
+        return False
+    return any(
+        v.kind == "weekday" and (v.shown.lower().endswith("s") or _EVERY.search(routine.text))
+        for v in routine.values
+    )
+
+
+_EVERY = re.compile(r"\b(?:every|each)\s+\w+day\b", re.IGNORECASE)
 
 
 def _replaced_value(old: Parsed, new: Parsed) -> Value | None:
@@ -288,17 +336,18 @@ class RuleJudge:
     def judge(self, a: Statement, b: Statement, similarity: float | None = None) -> Judgement:
         if a.subject and a.attribute and b.subject and b.attribute:
             return self._structured(a, b)
-        found = self._free_text(a, b)
+        older, newer = align(a.text, b.text)
+        found = self._free_text(older, newer, (a.kind, b.kind))
         if found.verdict is Verdict.conflict or similarity is None:
             return found
-        cue = reported_change(a.text, b.text, similarity, self.change_similarity)
+        cue = reported_change(older, newer, similarity, self.change_similarity)
         if cue is None:
             return found
         reason = f"the newer statement reports a change ({cue!r}) to a close one"
         return Judgement(Verdict.conflict, rule_severity(a, b), reason, inferred=True)
 
-    def _free_text(self, a: Statement, b: Statement) -> Judgement:
-        pa, pb = parse(a.text), parse(b.text)
+    def _free_text(self, a: str, b: str, kinds: tuple[str, str]) -> Judgement:
+        pa, pb = parse(a), parse(b)
         relation = _relate_subjects(pa, pb)
         if relation == "different":
             shown = f"{pa.subject.shown or '?'} vs {pb.subject.shown or '?'}"
@@ -307,7 +356,6 @@ class RuleJudge:
             return Judgement(
                 Verdict.compatible, None, f"{pa.subject.shown} and {pb.subject.shown} are different people"
             )
-        kinds = (a.kind, b.kind)
         if relation == "mention":  # subjects phrased differently: compare everything said
             diff = _compare_values(pa.values, pb.values, skip_names=True)
             return _decide(pa, pb, pa.content, pb.content, diff, kinds)

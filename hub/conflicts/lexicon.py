@@ -66,6 +66,9 @@ LEADING_SKIP = {
     "on", "in", "at", "since", "every", "each", "after", "before", "during", "from", "until", "for",
     "by", "starting", "today", "tomorrow", "yesterday", "now", "then", "also", "usually", "lately",
     "recently", "as", "please", "note", "remember",
+    # Openers of a message that say how it is said, not what of: "Turns out Ella's braces ...".
+    "turns", "apparently", "actually", "fyi", "btw", "update", "reminder", "heads", "ok", "okay",
+    "so", "oh", "just", "well", "anyway", "hey", "hi", "quick",
 }  # fmt: skip
 
 # People named through someone else ("Dana's sister"): such a subject is a different person.
@@ -77,10 +80,22 @@ PERSON_NOUNS = {
     "stepmother", "stepfather", "in-laws", "roommate", "assistant", "lawyer", "accountant", "therapist",
 }  # fmt: skip
 
+# Words for a relative that stand before a name as a title: "Grandma Pat" is Pat, "Oma Gisela" Gisela.
+KIN_TITLES = {"grandma", "grandpa", "granny", "gran", "nana", "grandad", "granddad", "grandmother",
+              "grandfather", "oma", "omi", "opa", "opi", "aunt", "auntie", "tante", "uncle", "onkel",
+              "cousin"}  # fmt: skip
+
+# The owner's household, said as a thing: "The family's GP", "the household switched ..." ("we").
+HOUSEHOLD = {"family", "household"}
+
 # Irregular forms and plain synonyms, folded before anything is compared.
 SYNONYMS = {
     "mom": "mother", "mum": "mother", "mommy": "mother", "dad": "father", "daddy": "father",
     "children": "kid", "child": "kid", "kids": "kid", "grandma": "grandmother", "grandpa": "grandfather",
+    "granny": "grandmother", "gran": "grandmother", "nana": "grandmother", "grandad": "grandfather",
+    "granddad": "grandfather", "oma": "grandmother", "omi": "grandmother", "opa": "grandfather",
+    "opi": "grandfather", "mama": "mother", "mami": "mother", "mutti": "mother", "papa": "father",
+    "papi": "father", "vati": "father", "tante": "aunt", "auntie": "aunt", "onkel": "uncle",
     "favorite": "favourite", "color": "colour", "neighbor": "neighbour", "license": "licence",
     "until": "end", "till": "end", "finish": "end", "finishes": "end", "finished": "end", "ends": "end",
     "close": "end", "closes": "end", "closing": "end",
@@ -113,6 +128,10 @@ EXPANSIONS: dict[str, tuple[str, ...]] = {
     "teetotaler": ("drink", "alcohol"), "sober": ("drink", "alcohol"), "intolerant": ("digest",),
     "nonsmoker": ("smoke",), "unemployed": ("work",), "retired": ("work",),
 }  # fmt: skip
+
+# Words that say something may not be had: "allergic to penicillin" restates "can't have penicillin",
+# while "has no allergies" denies it.
+FORBIDS = {"allergic", "allergy", "intolerant", "intolerance"}
 
 # Closed classes: two different members of one class are two values of one attribute.
 VALUE_CLASSES: dict[str, set[str]] = {

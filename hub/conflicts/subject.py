@@ -89,6 +89,8 @@ def _names_at(tokens: Sequence[Token], i: int) -> tuple[list[str], int]:
         start = j
         while j < len(tokens) and is_name(tokens[j]):
             j += 1
+        if j - start > 1 and tokens[start].low in lx.KIN_TITLES:
+            start += 1  # "Grandma Pat" is Pat
         names.append(" ".join(t.low for t in tokens[start:j]))
         if j + 1 < len(tokens) and tokens[j].low == "and" and is_name(tokens[j + 1]):
             j += 1
@@ -161,7 +163,8 @@ def find_subject(tokens: Sequence[Token]) -> SubjectSpan:
     out = SubjectSpan(Subject(None))
     if not tokens:
         return out
-    i = _start(tokens)
+    bare = _bare_phrase(tokens)
+    i = 0 if bare else _start(tokens)
     if tokens[i].low == "there" and i + 1 < len(tokens) and tokens[i + 1].low in ("is", "are", "was", "were"):
         i += 2
     tok = tokens[i]
@@ -182,6 +185,8 @@ def find_subject(tokens: Sequence[Token]) -> SubjectSpan:
         if end < len(tokens) and tokens[end].kind == "poss":
             out.span.add(end)
             end = _possessed(tokens, end + 1, OWNER, [], out)
+    elif bare:
+        end = _thing(tokens, 0, out, limit=2)  # "Council tax direct debit is ...": council tax
     elif is_name(tok):
         names, end = _names_at(tokens, i)
         out.span.update(range(i, end))
@@ -204,6 +209,22 @@ def find_subject(tokens: Sequence[Token]) -> SubjectSpan:
     return out
 
 
+def _bare_phrase(tokens: Sequence[Token]) -> bool:
+    """A sentence that opens on a noun phrase with no determiner: "Home insurance renewed ...",
+    "Household electricity is ...". Its capital is the sentence's, not a name's."""
+    second = tokens[1] if len(tokens) > 2 else None
+    first = tokens[0]
+    if not first.cap or first.kind != "word" or first.low in _NAME_STOP or is_verb(first.low):
+        return False
+    if second is None or second.cap or second.kind != "word":
+        return False
+    if second.low in lx.STOPWORDS or second.low in lx.NEGATORS or is_verb(second.low):
+        return False
+    phrase = _noun_phrase(tokens, 0)
+    end = phrase[-1] + 1 if phrase else 0
+    return len(phrase) >= 2 and end < len(tokens) and (tokens[end].low in lx.AUX or is_verb(tokens[end].low))
+
+
 def _skip_apposition(tokens: Sequence[Token], end: int, out: SubjectSpan) -> int:
     """An apposition belongs to the subject: "Bamba, the dog, is ...", "Mitzi the cat is ..."."""
     if end < len(tokens) and tokens[end].kind == "comma":
@@ -221,12 +242,18 @@ def _skip_apposition(tokens: Sequence[Token], end: int, out: SubjectSpan) -> int
     return end
 
 
-def _thing(tokens: Sequence[Token], i: int, out: SubjectSpan) -> int:
+def _thing(tokens: Sequence[Token], i: int, out: SubjectSpan, limit: int = 4) -> int:
     """A subject opened by a determiner: the rent, the kids' school, the car's annual service."""
-    phrase = _noun_phrase(tokens, i)
+    phrase = _noun_phrase(tokens, i, limit)
     out.span.update(phrase)
     end = phrase[-1] + 1 if phrase else i
     words = [canon(tokens[j].low) for j in phrase]
+    if words and words[-1] in lx.HOUSEHOLD:  # "the family", "the household": the owner's, as "we" is
+        if end < len(tokens) and tokens[end].kind == "poss":
+            out.span.add(end)
+            return _possessed(tokens, end + 1, OWNER, [], out)
+        out.subject = Subject(OWNER, shown=OWNER)
+        return end
     if end < len(tokens) and tokens[end].kind == "poss" and phrase:
         out.span.add(end)
         head = words[-1]

@@ -31,6 +31,8 @@ class Parsed:
     replaced: tuple[Value, ...]  # values it says were replaced ("moved from Harel to Migdal": Harel)
     additive: bool  # "also", "too": a further value, not a replacement
     content: frozenset[str]  # every folded content word, subject included
+    about: frozenset[str] = frozenset()  # what it is about: "Eli's swimming lessons": eli, swimming, lesson
+    negated: frozenset[str] = frozenset()  # the words a negation is said of ("no arguing": argu)
 
 
 def _old_span(tokens: Sequence[Token]) -> set[int]:
@@ -49,6 +51,28 @@ def _old_span(tokens: Sequence[Token]) -> set[int]:
 def _expands(tokens: Sequence[Token], i: int) -> bool:
     """Whether an expanding word is the predicate ("is vegetarian"), not a modifier ("vegetarian meals")."""
     return tokens[i].low in lx.EXPANSIONS and any(t.low in _COPULAS for t in tokens[max(0, i - 2) : i])
+
+
+def _negated(tokens: Sequence[Token], skip: set[int]) -> frozenset[str]:
+    """The first content words after each negating word in its clause, and what an expanding word
+    denies ("vegetarian": eat, meat)."""
+    words: set[str] = set()
+    for i, tok in enumerate(tokens):
+        if i in skip:
+            continue
+        if _expands(tokens, i):
+            words.update(lx.EXPANSIONS[tok.low])
+        elif tok.low in lx.NEGATORS or tok.low == "used":
+            said: list[str] = []
+            for after in tokens[i + 1 :]:
+                if after.kind == "comma" or len(said) >= _NEGATED_WORDS:
+                    break
+                said.extend(_frame_words(after) if after.kind == "word" else ())
+            words.update(said)
+    return frozenset(words)
+
+
+_NEGATED_WORDS = 3
 
 
 def _polarity_count(tokens: Sequence[Token], skip: set[int]) -> int:
@@ -103,14 +127,16 @@ def parse(text: str) -> Parsed:
             frame.update(_frame_words(tok))
             if _expands(tokens, i):
                 frame.update(lx.EXPANSIONS[tok.low])
-    content = set(frame) | set(found.subject.words)
-    for i in found.span:
-        content.update(_frame_words(tokens[i]))
+    about = set(found.subject.words)
+    for i in (*found.span, *found.attribute):
+        about.update(_frame_words(tokens[i]))
+    content = set(frame) | about
     if found.subject.key:
-        content.update(found.subject.key.replace(">", " ").replace("+", " ").split())
+        about.update(found.subject.key.replace(">", " ").replace("+", " ").split())
+        content.update(about)
     for value in values:
         content.update(value.keys if value.kind == "name" or value.kind.startswith("class:") else ())
-    if any(t.low in _OWNER_WORDS for t in tokens):
+    if any(t.low in _OWNER_WORDS or t.low in lx.HOUSEHOLD for t in tokens):
         content.add(OWNER)
     if by is not None and (found.subject.key or found.subject.words):
         # The thing a speaker names is theirs: "Lakshmi: the library yoga is on tuesdays" (Lakshmi's
@@ -127,4 +153,6 @@ def parse(text: str) -> Parsed:
         replaced=replaced,
         additive=_additive(tokens),
         content=frozenset(content),
+        negated=_negated(tokens, found.span),
+        about=frozenset(about),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from hub.conflicts import lexicon as lx
 
@@ -30,9 +31,9 @@ _TOKEN = re.compile(
    |(?P<pair>\d+:\d+)
    |(?P<blood>(?-i:AB|A|B|O)[+-])(?![\w+-])
    |(?P<ordinal>\d+(?:st|nd|rd|th))\b
-   |(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)
+   |(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+[.,]\d{1,2}(?![\d,])|\d+(?:\.\d+)?)
    |(?P<poss>'s\b)
-   |(?P<word>[A-Za-z][A-Za-z']*(?:-[A-Za-z']+)*)
+   |(?P<word>[^\W\d_](?:[^\W\d_]|')*(?:-(?:[^\W\d_]|')+)*)
    |(?P<sym>[₪$£€])
    |(?P<comma>[,;:])
     """,
@@ -99,13 +100,19 @@ def _sentence_ends(text: str) -> Iterator[int]:
             yield match.start()
 
 
-def content_words(text: str) -> set[str]:
-    """The folded words and numbers of a whole text (every sentence), function words left out."""
-    return {
-        canon(t.low) if t.kind == "word" else t.low
-        for t in _tokens(_straight_quotes(text))
-        if t.kind not in ("poss", "comma", "sym") and t.low not in lx.STOPWORDS and t.low not in lx.NEGATORS
-    }
+@lru_cache(maxsize=8192)
+def content_words(text: str) -> frozenset[str]:
+    """The folded words and numbers of a whole text (every sentence), function words left out; cached,
+    as one memory meets many candidates."""
+    return frozenset(
+        {
+            canon(t.low) if t.kind == "word" else t.low
+            for t in _tokens(_straight_quotes(text))
+            if t.kind not in ("poss", "comma", "sym")
+            and t.low not in lx.STOPWORDS
+            and t.low not in lx.NEGATORS
+        }
+    )
 
 
 def canon(word: str) -> str:
@@ -120,10 +127,15 @@ def canon(word: str) -> str:
     return lx.SYNONYMS.get(word, word)
 
 
+@lru_cache(maxsize=65536)
 def words_match(a: str, b: str) -> bool:
     """Two folded words name the same thing: equal, or one is a stem of the other (allergy, allergic)."""
     if a == b:
         return True
+    if "-" in a or "-" in b:  # "wi-fi" is "wifi"
+        a, b = a.replace("-", ""), b.replace("-", "")
+        if a == b:
+            return True
     short, long_ = sorted((a, b), key=len)
     if len(short) < 4:
         return False

@@ -6,6 +6,7 @@ written without am/pm ("at 8:30") keys both readings, so it agrees with "8:30 am
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -32,12 +33,15 @@ _EVENING = {"evening", "afternoon", "night"}
 _CLASS_CANON = {"remotely": "remote", "indoors": "indoor", "inside": "indoor", "outdoors": "outdoor",
                 "outside": "outdoor", "eldest": "older", "elder": "older", "oldest": "older",
                 "youngest": "younger", "weekdays": "weekday", "weekends": "weekend"}  # fmt: skip
+_DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
 _NOT_ORDINAL_AFTER = {"week", "weeks", "month", "months", "year", "years", "night", "time", "weekend"}
 
 
 def _number(token: Token) -> float | None:
     if token.kind in ("num", "ordinal"):
-        digits = token.low.rstrip("stndrh").replace(",", "")
+        digits = token.low.rstrip("stndrh")
+        # "12,50 €" is twelve fifty; "1,250" is twelve hundred and fifty.
+        digits = digits.replace(",", "." if _DECIMAL_COMMA.fullmatch(digits) else "")
         try:
             return float(digits)
         except ValueError:

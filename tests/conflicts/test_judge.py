@@ -101,6 +101,18 @@ def test_changed_values_and_update_cues_conflict(a: str, b: str, severity: Sever
             "Netanel signed up for the Gran Fondo Eilat on November 14, the 120 km route.",
             "Next year Netanel wants to try the 160 km route of the Gran Fondo.",
         ),
+        # one dated occasion against a routine
+        (
+            "Maisie does ballet on Wednesdays at Dancewise Studio.",
+            "Maisie's ballet show is on 21 June at the Forum, tickets by Friday.",
+        ),
+        # names of two things: a school, a teacher
+        ("Lena goes to the Grundschule am Park.", "Lena's class got a new teacher, Herr Brandt."),
+        # a negation of something the other does not say: "no arguing"
+        (
+            "Zoe's bedtime on school nights is 8:30pm.",
+            "Marcus: zo's bedtime school nights is 8:30, no arguing",
+        ),
     ],
 )
 def test_facts_that_hold_together_are_compatible(a: str, b: str) -> None:

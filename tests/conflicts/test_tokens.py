@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from hub.conflicts.tokens import first_sentence, sentence_around
+from hub.conflicts.tokens import first_sentence, sentence_around, tokenize, words_match
+from hub.conflicts.values import extract
 
 TEXT = "Itai's ENT is Dr. Sela at Maccabi. His ears are clear now, she says. Next check in May."
 
@@ -19,3 +20,20 @@ def test_the_sentence_around_a_span() -> None:
     assert sentence_around(TEXT, sela, sela + 4) == "Itai's ENT is Dr. Sela at Maccabi"
     may = TEXT.index("May")
     assert sentence_around(TEXT, may, may + 3) == "Next check in May"
+
+
+def test_a_name_with_an_umlaut_is_one_word_and_a_decimal_comma_one_number() -> None:
+    tokens = tokenize("Jürgen pays 12,50 € for Käthe's lunch; 1,250 in all.")
+    assert [t.text for t in tokens if t.kind == "word"] == [
+        "Jürgen",
+        "pays",
+        "for",
+        "Käthe",
+        "lunch",
+        "in",
+        "all",
+    ]
+    assert [t.text for t in tokens if t.kind == "num"] == ["12,50", "1,250"]
+    money = [v for v in extract(tokenize("The Kita costs 12,50 € a day."), set())[0] if v.kind == "money"]
+    assert [set(v.keys) for v in money] == [{"12.5"}]
+    assert words_match("wifi", "wi-fi")
