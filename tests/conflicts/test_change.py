@@ -289,7 +289,8 @@ def test_fresh_update_pairs_meet_the_measured_marks(embedder: Embedder) -> None:
 
 def test_second_fresh_update_pairs_meet_the_measured_marks(embedder: Embedder) -> None:
     """benchmarks/data/update_pairs_fresh2.jsonl, written blind and never read by whoever writes rules:
-    measured recall 0.520 and precision 0.788 with the judge of e276865, marks a little below."""
+    measured recall 0.520 and precision 0.788 with the judge of e276865, 0.520 and 0.867 with that of
+    d2845c9; marks a little below."""
     pairs = load_pairs(FRESH2)
     assert (
         len(pairs) == 100
@@ -302,7 +303,7 @@ def test_second_fresh_update_pairs_meet_the_measured_marks(embedder: Embedder) -
     }
     assert counts == {"conflict": 50, "compatible": 25, "same": 13, "different_subject": 12}
     result = evaluate(RuleJudge(), pairs, similarities(embedder, pairs))
-    assert result["conflict_recall"] >= 0.5 and result["conflict_precision"] >= 0.75
+    assert result["conflict_recall"] >= 0.5 and result["conflict_precision"] >= 0.85
 
 
 def test_update_pairs_are_well_formed() -> None:
