@@ -40,6 +40,14 @@ def marks(memory: Memory) -> str:
     return f" _({', '.join(found)})_" if found else ""
 
 
+def reason(memory: Memory) -> str | None:
+    """A decision's why, on one line; None where the why only says where an import found the line
+    (`hub.markdown.reader.why_for`: "imported from PATH, section NAME"), which is no reason."""
+    if memory.why is None or memory.why.startswith("imported from "):
+        return None
+    return one_line(memory.why)
+
+
 def ref(memory: Memory) -> str:
     """The memory id, invisible when rendered, for an agent that reports use or closes a loop."""
     return f" <!-- memory:{memory.id} -->"

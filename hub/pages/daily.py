@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from pydantic import BaseModel, Field
 
 from hub.models import Kind, Memory, Sighting, State, utcnow
-from hub.pages.common import EVERY_STATE, marks, one_line, ref, text_of
+from hub.pages.common import EVERY_STATE, marks, one_line, reason, ref, text_of
 from hub.store.base import MemoryFilter, MemoryStore, scroll_all
 from hub.summaries import Part, part_of
 
@@ -82,7 +82,8 @@ def _line(
     at = said.at.astimezone(zone)
     lines = [f"- {checkbox}{at:%H:%M} {text_of(memory)}{kind}{who}{marks(memory)}{again}{nominated}"]
     lines[0] += ref(memory)
-    lines += [f"  - why: {one_line(memory.why)}"] if memory.why and memory.kind is Kind.decision else []
+    why = reason(memory) if memory.kind is Kind.decision else None
+    lines += [f"  - why: {why}"] if why else []
     lines += [f"  - evidence: {one_line(e)}" for e in memory.evidence]
     return "\n".join(lines)
 

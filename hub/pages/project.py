@@ -8,7 +8,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from hub.models import Kind, Memory, Scope, State, utcnow
-from hub.pages.common import EVERY_STATE, line_start, marks, one_line, ref
+from hub.pages.common import EVERY_STATE, line_start, marks, one_line, reason, ref
 from hub.promotion.tiers import RANK
 from hub.store.base import MemoryFilter, MemoryStore, scroll_all
 
@@ -111,7 +111,7 @@ def render(name: str, memories: list[Memory]) -> ProjectPage:
     lines.extend(["", "## Key decisions", ""])
     for m in decisions:
         lines.append(f"- **{one_line(m.text)}** _({_when(m)})_{marks(m)}{ref(m)}")
-        lines.append(f"  - why: {one_line(m.why)}" if m.why else "  - why: _not recorded_")
+        lines.append(f"  - why: {why}" if (why := reason(m)) else "  - why: _not recorded_")
         if m.id in replaced:
             lines.append(f"  - replaces: ~~{one_line(replaced[m.id].text)}~~{ref(replaced[m.id])}")
     if not decisions:

@@ -139,6 +139,19 @@ def test_the_imported_core_file_loads_as_the_agents_core_block_section_by_sectio
     ]
 
 
+def test_an_imported_decision_gives_no_import_note_as_its_why(make_agent: Callable[..., Memhub]) -> None:
+    # The project page read "why: imported from memory/projects/lisbon-trip.md, section Key decisions".
+    tali = make_agent("tali")
+    import_workspace(WORKSPACE, hub=tali)
+
+    page = tali.project("lisbon-trip").markdown
+    assert "Fly TAP rather than El Al" in page and "imported from" not in page
+    assert "  - why: _not recorded_" in page
+    day = tali.daily("2026-03-02").markdown
+    assert "Fly TAP on 9 April and return on 16 April; Amir books the hotel." in day
+    assert "imported from" not in day
+
+
 def test_searches_find_what_was_imported(make_agent: Callable[..., Memhub], api: TestClient) -> None:
     tali = make_agent("tali")
     import_workspace(WORKSPACE, hub=tali)
