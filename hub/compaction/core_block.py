@@ -14,7 +14,6 @@ words count toward the budget, in the block and in the cut compaction makes alik
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -25,6 +24,7 @@ from redis import Redis
 from hub.compaction.scan import LIVE
 from hub.conflicts.ledger import open_conflicts_of
 from hub.conflicts.text import parse
+from hub.imported import imported_section
 from hub.keys import Keys
 from hub.models import Kind, Memory, Scope, Tier
 from hub.settings import CoreBudget, Settings
@@ -34,10 +34,6 @@ SECTIONS = ("Identity", "User", "Active Context", "Quick Reference")
 ACTIVE_KINDS = frozenset({Kind.status, Kind.open_loop, Kind.task})
 # A structured subject that names the agent itself puts the memory under Identity.
 SELF_SUBJECTS = frozenset({"self", "agent", "assistant"})
-# The note an imported line keeps of where it sat (`hub.markdown.reader.why_for`): "imported from PATH,
-# section NAME; tags: ...". Read here because hub.markdown imports the SDK, which imports this module.
-_IMPORTED_SECTION = re.compile(r"^imported from .*?, section (?P<name>.+?)(?:; tags: .*)?$", re.DOTALL)
-_AROUND_WORDS = re.compile(r"^[\W_]+|[\W_]+$")
 
 
 class CoreBlock(BaseModel):
@@ -77,17 +73,12 @@ def importance(memory: Memory) -> tuple[float, float, float, str]:
     return (-memory.promotion_score, -verified, -occurred, memory.id)
 
 
-def _imported_section(why: str | None) -> str | None:
-    """The core section an imported line sat in ("## 📌 **Identity:**" is Identity); else None."""
-    found = _IMPORTED_SECTION.match(why or "")
-    name = _AROUND_WORDS.sub("", found["name"].replace("**", "")).casefold() if found else None
-    return next((section for section in SECTIONS if section.casefold() == name), None)
-
-
 def section_of(memory: Memory, agent: str) -> str:
     # A line imported from a core file stays in its section: "I am Tali, Noa's assistant" under
     # Identity was shown under User, as a fact about someone the owner knows.
-    if (section := _imported_section(memory.why)) is not None:
+    # (The import wrote the section's usual spelling: "## 📌 **identity:**" is Identity.)
+    section = imported_section(memory.why)
+    if section is not None and section in SECTIONS:
         return section
     subject = (memory.subject or "").casefold()
     if subject in SELF_SUBJECTS or subject == agent.casefold():

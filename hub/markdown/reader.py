@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from pathlib import Path
@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 from pydantic import ValidationError
 
 from hub.errors import describe_validation_error
+from hub.imported import PREFIX, SECTION, TAGS, why_for
 from hub.markdown.blocks import Block, read_blocks
 from hub.markdown.entries import Entry, clean, parse_entry, split_tags
 from hub.markdown.layout import FileKind, FileRef, Layout
@@ -46,13 +47,6 @@ def event_id_for(agent: str, path: str, text: str) -> str:
     return "md-" + uuid.uuid5(IMPORT_NAMESPACE, f"{agent}\n{path}\n{normalised}").hex
 
 
-def why_for(path: str, section: str | None, tags: Sequence[str] = ()) -> str:
-    """The note an imported memory keeps of where it sat (and an archival file's tags), for export."""
-    section_part = f", section {section}" if section else ""
-    tags_part = f"; tags: {', '.join(tags)}" if tags else ""
-    return f"imported from {path}{section_part}{tags_part}"
-
-
 @dataclass(frozen=True)
 class Provenance:
     section: str | None
@@ -61,13 +55,13 @@ class Provenance:
 
 def provenance(why: str | None, path: str) -> Provenance | None:
     """Where a memory imported from `path` sat in it, read from its `why_for` note; else None."""
-    prefix = f"imported from {path}"
+    prefix = f"{PREFIX}{path}"
     if why is None or not why.startswith(prefix):
         return None
-    rest, _, tags = why.removeprefix(prefix).partition("; tags: ")
-    if rest and not rest.startswith(", section "):
+    rest, _, tags = why.removeprefix(prefix).partition(TAGS)
+    if rest and not rest.startswith(SECTION):
         return None  # another file whose name starts like this one's
-    return Provenance(rest.removeprefix(", section ") or None, tuple(split_tags(tags)))
+    return Provenance(rest.removeprefix(SECTION) or None, tuple(split_tags(tags)))
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from hub.imported import is_import_note
 from hub.models import Memory, State, Tier
 
 EVERY_STATE = frozenset(State)
@@ -42,8 +43,8 @@ def marks(memory: Memory) -> str:
 
 def reason(memory: Memory) -> str | None:
     """A decision's why, on one line; None where the why only says where an import found the line
-    (`hub.markdown.reader.why_for`: "imported from PATH, section NAME"), which is no reason."""
-    if memory.why is None or memory.why.startswith("imported from "):
+    (`hub.imported`), which is no reason."""
+    if memory.why is None or is_import_note(memory.why):
         return None
     return one_line(memory.why)
 

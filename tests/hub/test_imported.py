@@ -1,0 +1,20 @@
+"""The import note: written by the markdown import, read by export, the pages and the core block."""
+
+from hub.imported import imported_section, is_import_note, why_for
+
+
+def test_the_note_names_the_section_a_line_sat_in_whatever_its_tags() -> None:
+    note = why_for("memory/core.md", "Identity", ["family", "Haifa"])
+    assert note == "imported from memory/core.md, section Identity; tags: family, Haifa"
+    assert (is_import_note(note), imported_section(note)) == (True, "Identity")
+    assert imported_section(why_for("MEMORY.md", None)) is None  # a line under no heading
+
+
+def test_a_reason_is_no_import_note() -> None:
+    for why in (
+        None,
+        "the only direct flight",
+        "completed in the session",
+        "Imported from Lisbon, section 3",
+    ):
+        assert not is_import_note(why) and imported_section(why) is None
