@@ -27,6 +27,10 @@ class Kind(StrEnum):
     status = "status"
 
 
+# What is done one day and then closed (`resolved`): an open loop, and a task.
+CLOSABLE = frozenset({Kind.open_loop, Kind.task})
+
+
 class Scope(StrEnum):
     global_ = "global"
     project = "project"

@@ -19,7 +19,7 @@ from clients.http import Memhub, MemhubError
 from hub.api.schemas import MAX_BATCH_EVENTS, EventStatusPublic, MemoryPublic
 from hub.markdown.layout import Layout
 from hub.markdown.reader import Skipped, read_workspace
-from hub.models import EventCreate, Kind, State, memory_id_for
+from hub.models import CLOSABLE, EventCreate, State, memory_id_for
 from hub.status import EventState
 
 
@@ -69,8 +69,6 @@ SOURCE_LINE = re.compile(r":\d+$")
 
 # Events asked about per status request while waiting: small, since the API shares the workers' process.
 WAIT_PROBE = 100
-# What the hub closes (`resolve`): an open loop, or a task.
-CLOSABLE = frozenset({Kind.open_loop, Kind.task})
 
 
 def chunks(items: Sequence[str], size: int) -> Iterator[Sequence[str]]:

@@ -28,7 +28,7 @@ from hub.markdown.vocabulary import (
     file_base,
     section_kind,
 )
-from hub.models import EventCreate, Kind
+from hub.models import CLOSABLE, EventCreate, Kind
 from hub.screening import SecretInEvent, screen
 
 # Imported events get ids derived from what they say and where, so importing twice stores once.
@@ -206,7 +206,7 @@ def _read_file(
         reading.events.append(event)
         # Checked off, or listed as done: an open loop or a task is closed once stored.
         done = entry.done or item.section in DONE_SECTIONS
-        if done and kind in (Kind.open_loop, Kind.task):
+        if done and kind in CLOSABLE:
             reading.closed.add(event_id)
 
 

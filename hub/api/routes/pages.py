@@ -12,7 +12,7 @@ from starlette.convertors import PathConvertor, register_url_convertor
 from hub.api.deps import CallerDep, ServicesDep
 from hub.api.schemas import ChatType, DecisionText, ErrorBody, IsoDay, MemoryPublic
 from hub.locks import writing
-from hub.models import Change, Kind, State, utcnow
+from hub.models import CLOSABLE, Change, State, utcnow
 from hub.pages import daily, project
 from hub.pages.daily import DailyPage
 from hub.pages.project import ProjectPage
@@ -26,7 +26,6 @@ AS_MARKDOWN: dict[int | str, dict[str, object]] = {
         "description": "JSON, or markdown when asked.",
     }
 }
-CLOSABLE = {Kind.open_loop, Kind.task}
 Page = TypeVar("Page", DailyPage, ProjectPage)
 # A page read in a group chat is read there: memories private to direct conversations stay off it, as
 # they stay out of a search or a core block from there.
