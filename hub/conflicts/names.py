@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from hub.conflicts import lexicon as lx
-from hub.conflicts.chat import speaker
+from hub.conflicts.chat import speaker, speech
 from hub.conflicts.tokens import canon
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_LABEL = re.compile(r"^\s*[^:]{1,40}:\s+")
 # Endings by which a name is made a pet name: English Jimmy, Billy; German Maxi, Lenchen, Benni. Not
 # "-ie" nor "-le", which as often make a name of its own ("Leonie" of Leon, "Nicole").
 _PET_ENDINGS = ("chen", "lein", "erl", "y", "i")
@@ -88,9 +87,8 @@ def _read(text: str) -> _Reading:
     """A statement's names, and the words that may stand for another statement's; cached, as one
     memory meets many candidates."""
     by = speaker(text)
-    label = _LABEL.match(text) if by else None
-    after = label.end() if label else 0
-    spoken = label is not None or text[after:].islower()
+    after = len(text) - len(speech(text)) if by else 0  # where the message starts, after "Speaker: "
+    spoken = by is not None or text.islower()
     names: set[str] = set(by.split()) if by else set()
     words = []
     for found in _WORD.finditer(text):
