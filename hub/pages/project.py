@@ -31,9 +31,8 @@ class ProjectPage(BaseModel):
         "what reversed it (a correction, often)."
     )
     notes: list[Memory] = Field(
-        description=f"The {NOTES_SHOWN} newest of the rest in force (facts, preferences, deductions, ...; no session "
-        "summaries), "
-        "newest first."
+        description=f"The {NOTES_SHOWN} newest of the rest in force (facts, preferences, deductions, ...; "
+        "no session summaries), newest first."
     )
     notes_left_out: int = Field(description="Notes in force beyond those shown: search the project for them.")
     closed_loops: list[Memory] = Field(description=f"The {CLOSED_SHOWN} most recently closed.")
