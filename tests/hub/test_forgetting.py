@@ -26,6 +26,16 @@ def stored(agent: Memhub, text: str, **fields: object) -> str:
     return status.memory_id
 
 
+def allergy_conflict(make_agent: Callable[..., Memhub]) -> tuple[Memhub, str, str, str]:
+    """Two agents disagree about Netanel's allergies: the Telegram agent, the two memories (WhatsApp's
+    first) and their conflict's id."""
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    allergic = stored(wa, "Netanel is allergic to peanuts", source="wa:msg:1")
+    not_allergic = stored(tg, "Netanel has no food allergies", source="tg:msg:7")
+    [conflict] = tg.conflicts()
+    return tg, allergic, not_allergic, conflict.id
+
+
 def test_a_forgotten_memory_is_gone_and_its_events_delivered_again_are_refused(
     hub: EmbeddedHub, make_agent: Callable[..., Memhub], settle: Callable[..., None]
 ) -> None:
@@ -68,16 +78,14 @@ def test_a_forgotten_memory_is_gone_and_its_events_delivered_again_are_refused(
 def test_forgetting_one_side_of_a_conflict_settles_it_and_leaves_none_of_its_words(
     api: TestClient, make_agent: Callable[..., Memhub]
 ) -> None:
-    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
-    allergic = stored(wa, "Netanel is allergic to peanuts", source="wa:msg:1")
-    not_allergic = stored(tg, "Netanel has no food allergies", source="tg:msg:7")
-    [conflict] = tg.conflicts()
-    assert conflict.open and tg.questions()  # high severity: the owner is asked
+    tg, allergic, not_allergic, conflict = allergy_conflict(make_agent)
+    wa = make_agent("wa-assistant", "whatsapp")
+    assert tg.conflict(conflict).open and tg.questions()  # high severity: the owner is asked
 
     report = tg.forget(allergic)
 
-    assert (report.conflicts, report.settled) == ([conflict.id], [conflict.id])
-    after = tg.conflict(conflict.id)
+    assert (report.conflicts, report.settled) == ([conflict], [conflict])
+    after = tg.conflict(conflict)
     assert after.status == "auto_resolved" and after.resolution and after.resolution.keep == not_allergic
     assert after.statements == [FORGOTTEN, "Netanel has no food allergies"]
     assert after.sources == [None, "tg:msg:7"]
@@ -91,21 +99,18 @@ def test_forgetting_finds_a_decided_conflict_too_in_a_ledger_from_before_the_per
     hub: EmbeddedHub, make_agent: Callable[..., Memhub]
 ) -> None:
     # Each memory's conflicts are read from a set of its own; an older ledger has none until then.
-    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
-    allergic = stored(wa, "Netanel is allergic to peanuts", source="wa:msg:1")
-    not_allergic = stored(tg, "Netanel has no food allergies", source="tg:msg:7")
-    [conflict] = tg.conflicts()
-    tg.resolve_conflict(conflict.id, keep=not_allergic)
+    tg, allergic, not_allergic, conflict = allergy_conflict(make_agent)
+    tg.resolve_conflict(conflict, keep=not_allergic)
     redis, prefix = hub.services.redis, hub.services.keys.prefix
     redis.delete(*redis.keys(f"{prefix}:conflicts:memory*"))
 
     report = tg.forget(not_allergic)
 
-    assert (report.conflicts, report.settled) == ([conflict.id], [])
-    after = tg.conflict(conflict.id)
+    assert (report.conflicts, report.settled) == ([conflict], [])
+    after = tg.conflict(conflict)
     assert after.status == "resolved" and after.statements == ["Netanel is allergic to peanuts", FORGOTTEN]
     assert "no food allergies" not in after.model_dump_json()
-    assert redis.smembers(f"{prefix}:conflicts:memory:{allergic}") == {conflict.id.encode()}
+    assert redis.smembers(f"{prefix}:conflicts:memory:{allergic}") == {conflict.encode()}
 
 
 def test_forgetting_a_correction_leaves_what_it_corrected_superseded_without_its_words(
