@@ -66,11 +66,15 @@ def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path, *, 
     raise AssertionError(f"memhub not healthy after {timeout} s:\n{log.read_text()[-3000:]}")
 
 
-def memhub_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """`memhub ARGS` run to its end, as a user types it; its exit code and output."""
+def memhub_cli(
+    *args: str, timeout: float = 300, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`memhub ARGS` run to its end, as a user types it (with `env` added to this process's); its exit
+    code and output."""
     return subprocess.run(
-        [sys.executable, "-m", "hub.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout
-    )
+        [sys.executable, "-m", "hub.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )  # fmt: skip
 
 
 @contextmanager

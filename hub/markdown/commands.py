@@ -32,7 +32,10 @@ def _client(args: argparse.Namespace) -> Memhub:
 
 
 def _layout(args: argparse.Namespace) -> Layout:
-    layout = load_layout(args.layout) if args.layout else Layout()
+    """The layout file's paths (or the usual ones), and the owner's zone: `--timezone`, else the file's,
+    else the hub's (`MEMHUB_TIMEZONE`), which its daily pages and schedules use."""
+    owner = get_settings().timezone
+    layout = load_layout(args.layout, timezone=owner) if args.layout else Layout(timezone=owner)
     if args.timezone:
         layout = Layout(**{**layout.__dict__, "timezone": args.timezone})
     return layout
@@ -113,7 +116,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--layout", type=Path, help="a TOML file of paths, e.g. daily = ['journal/{date}.md']"
     )
-    parser.add_argument("--timezone", help="the owner's zone for times written without one (default UTC)")
+    parser.add_argument(
+        "--timezone",
+        help="the owner's zone for times written without one (default MEMHUB_TIMEZONE, else UTC)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
 
 

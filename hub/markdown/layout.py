@@ -201,8 +201,9 @@ def _markdown(root: Path) -> list[str]:
     return found
 
 
-def load_layout(path: Path) -> Layout:
-    """A Layout from a TOML file: `daily = ["journal/{date}.md"]`, `timezone = "Asia/Jerusalem"`, …"""
+def load_layout(path: Path, *, timezone: str = "UTC") -> Layout:
+    """A Layout from a TOML file: `daily = ["journal/{date}.md"]`, `timezone = "Asia/Jerusalem"`, …
+    (`timezone` where the file names none)."""
     import tomllib
 
     try:
@@ -214,7 +215,7 @@ def load_layout(path: Path) -> Layout:
     unknown = set(values) - set(Layout.__dataclass_fields__)
     if unknown:
         raise LayoutError(f"{path}: unknown layout keys {sorted(unknown)}")
-    fields: dict[str, object] = {}
+    fields: dict[str, object] = {"timezone": timezone}
     for key, value in values.items():
         if key in {"ledger", "timezone"}:
             fields[key] = str(value)

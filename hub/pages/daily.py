@@ -7,6 +7,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from pydantic import BaseModel, Field
 
+from hub.imported import is_import_note
 from hub.models import Kind, Memory, Sighting, State, utcnow
 from hub.pages.common import EVERY_STATE, marks, one_line, reason, ref, text_of
 from hub.store.base import MemoryFilter, MemoryStore, scroll_all
@@ -79,13 +80,21 @@ def _line(
             f" _(said again; first noted {memory.occurred_at.astimezone(zone):%Y-%m-%d} by {memory.agent})_"
         )
     nominated = " _(nominated for long-term memory)_" if part_of(memory.event_id) is Part.promote else ""
-    at = said.at.astimezone(zone)
-    lines = [f"- {checkbox}{at:%H:%M} {text_of(memory)}{kind}{who}{marks(memory)}{again}{nominated}"]
+    at = f"{clock} " if (clock := _clock(memory, said, zone)) else ""
+    lines = [f"- {checkbox}{at}{text_of(memory)}{kind}{who}{marks(memory)}{again}{nominated}"]
     lines[0] += ref(memory)
     why = reason(memory) if memory.kind is Kind.decision else None
     lines += [f"  - why: {why}"] if why else []
     lines += [f"  - evidence: {one_line(e)}" for e in memory.evidence]
     return "\n".join(lines)
+
+
+def _clock(memory: Memory, said: Sighting, zone: tzinfo) -> str:
+    """When it was said that day ("09:40"), or "" for a line imported from a file that gave its day but
+    no time of day: the import dates it at midnight in the owner's zone, and "00:00" would be news."""
+    at = said.at.astimezone(zone)
+    untimed = said.at == memory.occurred_at and at.time() == time(0) and is_import_note(memory.why)
+    return "" if untimed else f"{at:%H:%M}"
 
 
 def _done(memory: Memory) -> bool:
@@ -110,7 +119,7 @@ def render(day: date, memories: list[Memory], *, agent: str | None, zone: tzinfo
 
     summaries = [m for m in memories if m.kind is Kind.summary]
     section("Sessions", summaries, [
-        f"- **{m.session or 'session'}** ({said[m.id].agent}, {said[m.id].at.astimezone(zone):%H:%M}): "
+        f"- **{m.session or 'session'}** ({', '.join(filter(None, [said[m.id].agent, _clock(m, said[m.id], zone)]))}): "
         f"{one_line(m.text)}{ref(m)}"
         for m in summaries
     ])  # fmt: skip

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.helpers import free_port, memhub_cli, memhub_up
@@ -10,20 +11,29 @@ from tests.markdown.conftest import WORKSPACE
 
 @pytest.mark.slow
 def test_import_and_export_commands(tmp_path: Path) -> None:
-    single_user = {"MEMHUB_AUTH": "false"}  # no API keys: one owner on one machine
-    with memhub_up(tmp_path / "data", tmp_path / "up.log", single_user) as url:
+    # No API keys: one owner on one machine, in Jerusalem, whose files' times are in that zone.
+    owner = {"MEMHUB_AUTH": "false", "MEMHUB_TIMEZONE": "Asia/Jerusalem"}
+    with memhub_up(tmp_path / "data", tmp_path / "up.log", owner) as url:
         dry = memhub_cli("import", str(WORKSPACE), "--agent", "tali", "--url", url, "--dry-run", "--quiet")
         assert dry.returncode == 0, dry.stderr
         assert "would import      55" in dry.stdout
 
-        done = memhub_cli("import", str(WORKSPACE), "--agent", "tali", "--channel", "whatsapp", "--url", url)
+        done = memhub_cli(
+            "import", str(WORKSPACE), "--agent", "tali", "--channel", "whatsapp", "--url", url, env=owner
+        )
         assert done.returncode == 0, done.stderr
         assert "imported          54" in done.stdout and "merged            1" in done.stdout
         assert "MEMORY.md:19: holds a secret (password) in its text" in done.stdout
         assert "reading: 100%" in done.stderr and "storing: 100%" in done.stderr  # the progress bars
+        # The session headed "09:40" was read in the hub's zone: read as UTC, the page said 11:40.
+        day = httpx.get(f"{url}/v1/daily/2026-03-02", params={"agent": "tali"}).json()["markdown"]
+        assert "(tali, 09:40)" in day and "(tali, 18:15)" in day
 
         backup = tmp_path / "backup"
-        exported = memhub_cli("export", str(backup), "--agent", "tali", "--url", url, "--git", "--quiet")
+        # Exported in UTC, a line dated by its file (midnight in Jerusalem) went to the day before's file.
+        exported = memhub_cli(
+            "export", str(backup), "--agent", "tali", "--url", url, "--git", "--quiet", env=owner
+        )
         assert exported.returncode == 0, exported.stderr
         assert "54 memories into 12 files" in exported.stdout and "committed" in exported.stdout
         assert (backup / "memory/projects/lisbon-trip.md").is_file() and (backup / ".git").is_dir()

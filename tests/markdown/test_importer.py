@@ -152,6 +152,19 @@ def test_an_imported_decision_gives_no_import_note_as_its_why(make_agent: Callab
     assert "imported from" not in day
 
 
+def test_the_daily_page_gives_imported_lines_the_time_their_file_gave(
+    make_agent: Callable[..., Memhub],
+) -> None:
+    # A dated line with no time of day showed as "- 00:00 Fly TAP rather than El Al ...".
+    tali = make_agent("tali")
+    import_workspace(WORKSPACE, hub=tali)
+
+    day = tali.daily("2026-03-02").markdown
+    assert "- 09:40 Fly TAP on 9 April and return on 16 April; Amir books the hotel." in day
+    assert "- Fly TAP rather than El Al, because the return flight lands before Maya's school day" in day
+    assert "00:00" not in day
+
+
 def test_searches_find_what_was_imported(make_agent: Callable[..., Memhub], api: TestClient) -> None:
     tali = make_agent("tali")
     import_workspace(WORKSPACE, hub=tali)

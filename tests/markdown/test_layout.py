@@ -58,6 +58,10 @@ def test_a_layout_file_moves_the_paths(tmp_path: Path) -> None:
     assert layout.classify("memory/daily/2026-03-02.md") is None
     assert layout.ref(FileKind.daily, date="2026-03-03").path == "journal/2026-03-03.md"
     assert str(layout.tz) == "Asia/Jerusalem"
+    assert str(load_layout(config, timezone="Europe/Lisbon").tz) == "Asia/Jerusalem"  # the file's own
+    config.write_text('daily = ["journal/{date}.md"]\n')
+    assert str(load_layout(config, timezone="Europe/Lisbon").tz) == "Europe/Lisbon"  # the owner's
+    assert str(load_layout(config).tz) == "UTC"
     config.write_text('dialy = ["x/{date}.md"]\n')
     with pytest.raises(ValueError, match="unknown layout keys"):
         load_layout(config)
