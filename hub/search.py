@@ -46,6 +46,8 @@ class Retriever:
         *,
         project: str | None = None,
         person: str | None = None,
+        granted_projects: Iterable[str] | None = None,
+        granted_persons: Iterable[str] | None = None,
         scopes: Iterable[Scope] | None = None,
         kinds: Iterable[Kind] | None = None,
         agents: Iterable[str] | None = None,
@@ -65,7 +67,8 @@ class Retriever:
     ) -> list[Hit]:
         """The `limit` best memories for `query` that the filters let through, best first.
 
-        Empty filters (`None`) do not narrow; an empty list matches nothing. `states` overrides
+        Empty filters (`None`) do not narrow; an empty list matches nothing. `granted_projects` and
+        `granted_persons` are what the asker may read (None: any; see `MemoryFilter`). `states` overrides
         `include_superseded`; by default every state but superseded is searched. `recency` is a
         half-life: newer memories score higher. `diversity` (0 to 1) trades relevance for variety.
         The newer version of an updated fact ranks above the old one (`hub.ranking`), and so does the
@@ -74,7 +77,8 @@ class Retriever:
         if states is None and include_superseded:
             states = frozenset(State)
         flt = MemoryFilter(
-            now=utcnow(), project=project, person=person, scopes=_set(scopes), kinds=_set(kinds),
+            now=utcnow(), project=project, person=person, granted_projects=_set(granted_projects),
+            granted_persons=_set(granted_persons), scopes=_set(scopes), kinds=_set(kinds),
             agents=_set(agents), channels=_set(channels), tiers=_set(tiers), states=_set(states),
             confidences=_set(confidences), occurred_after=occurred_after, occurred_before=occurred_before,
             related=_set(related), exclude_private=exclude_private,

@@ -47,6 +47,14 @@ class Grants(BaseModel):
     def allows_person(self, person: str | None) -> bool:
         return person is None or ANY in self.persons or person in self.persons
 
+    def readable_projects(self) -> frozenset[str] | None:
+        """The projects it may read; None: any."""
+        return None if ANY in self.projects else frozenset(self.projects)
+
+    def readable_persons(self) -> frozenset[str] | None:
+        """The persons it may read about; None: any."""
+        return None if ANY in self.persons else frozenset(self.persons)
+
     def allows_channel(self, channel: str | None) -> bool:
         return ANY in self.channels or (channel is not None and channel in self.channels)
 

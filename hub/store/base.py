@@ -59,13 +59,16 @@ class MemoryFilter:
     """What a search may return: visibility plus optional narrowing filters.
 
     Visibility: global memories always; project memories only for `project`; person memories only
-    for `person`; temporary memories as their own project/person allow, never after `now` passes
-    their expiry.
+    for `person`; temporary memories too, never after `now` passes their expiry. A global or temporary
+    memory that names a project or a person stays out only when the asker may not read that one
+    (`granted_projects`, `granted_persons`: a key's grants; None, the owner's: any).
     """
 
     now: datetime
     project: str | None = None
     person: str | None = None
+    granted_projects: frozenset[str] | None = None
+    granted_persons: frozenset[str] | None = None
     scopes: frozenset[Scope] | None = None
     kinds: frozenset[Kind] | None = None
     agents: frozenset[str] | None = None

@@ -294,42 +294,31 @@ def _is(key: str, value: str) -> qe.FieldCondition:
     return qe.FieldCondition(key, match=qe.MatchValue(str(value)))
 
 
-def _absent_or(key: str, value: str | None) -> qe.Filter:
-    """The memory names no `key`, or names `value`."""
+def _granted(key: str, granted: frozenset[str] | None) -> list[Any]:
+    """The conditions for a memory's `key` (project, person) to be one the asker may read: none when it
+    may read any; else the memory names none, or one of `granted`."""
+    if granted is None:
+        return []
     options: list[Any] = [qe.IsEmptyCondition(key)]
-    if value is not None:
-        options.append(_is(key, value))
-    return qe.Filter(should=options)
+    if granted:
+        options.append(_any(key, granted))
+    return [qe.Filter(should=options)]
 
 
 def memory_filter(flt: MemoryFilter) -> qe.Filter:
     """The qdrant-edge form of a MemoryFilter: visibility, expiry and the narrowing filters."""
     must: list[Any] = []
     if not flt.all_scopes:
-        # A global memory that names a project or a person shows only to searches that name it, as a
-        # temporary one does: else a key not granted that project or person would find it.
-        visible: list[Any] = [
-            qe.Filter(
-                must=[
-                    _is("scope", Scope.global_),
-                    _absent_or("project", flt.project),
-                    _absent_or("person", flt.person),
-                ]
-            )
-        ]
+        # A global or temporary memory that names a project or a person ("Noa's dentist is ...",
+        # person Noa) is found without naming them, by every asker that may read them: a key not
+        # granted that project or person does not find it.
+        granted = [*_granted("project", flt.granted_projects), *_granted("person", flt.granted_persons)]
+        everywhere = _any("scope", frozenset({Scope.global_, Scope.temporary}))
+        visible: list[Any] = [qe.Filter(must=[everywhere, *granted])]
         if flt.project is not None:
             visible.append(qe.Filter(must=[_is("scope", Scope.project), _is("project", flt.project)]))
         if flt.person is not None:
             visible.append(qe.Filter(must=[_is("scope", Scope.person), _is("person", flt.person)]))
-        visible.append(
-            qe.Filter(
-                must=[
-                    _is("scope", Scope.temporary),
-                    _absent_or("project", flt.project),
-                    _absent_or("person", flt.person),
-                ]
-            )
-        )
         must.append(qe.Filter(should=visible))
     must_not: list[Any] = [qe.FieldCondition("expires_ts", range=qe.RangeFloat(lte=flt.now.timestamp()))]
     for key, values in (

@@ -243,40 +243,28 @@ def _is(key: str, value: str) -> models.FieldCondition:
     return models.FieldCondition(key=key, match=models.MatchValue(value=str(value)))
 
 
-def _absent_or(key: str, value: str | None) -> models.Filter:
-    """The memory names no `key`, or names `value`."""
+def _granted(key: str, granted: frozenset[str] | None) -> list[models.Condition]:
+    """The conditions for a memory's `key` (project, person) to be one the asker may read: none when it
+    may read any; else the memory names none, or one of `granted`."""
+    if granted is None:
+        return []
     options: list[models.Condition] = [models.IsEmptyCondition(is_empty=models.PayloadField(key=key))]
-    if value is not None:
-        options.append(_is(key, value))
-    return models.Filter(should=options)
+    if granted:
+        options.append(_any(key, granted))
+    return [models.Filter(should=options)]
 
 
 def memory_filter(flt: MemoryFilter) -> models.Filter:
     """The qdrant-client form of a MemoryFilter; mirrors `hub.store.edge.memory_filter` line for line."""
     must: list[models.Condition] = []
     if not flt.all_scopes:
-        visible: list[models.Condition] = [
-            models.Filter(
-                must=[
-                    _is("scope", Scope.global_),
-                    _absent_or("project", flt.project),
-                    _absent_or("person", flt.person),
-                ]
-            )
-        ]
+        granted = [*_granted("project", flt.granted_projects), *_granted("person", flt.granted_persons)]
+        everywhere = _any("scope", frozenset({Scope.global_, Scope.temporary}))
+        visible: list[models.Condition] = [models.Filter(must=[everywhere, *granted])]
         if flt.project is not None:
             visible.append(models.Filter(must=[_is("scope", Scope.project), _is("project", flt.project)]))
         if flt.person is not None:
             visible.append(models.Filter(must=[_is("scope", Scope.person), _is("person", flt.person)]))
-        visible.append(
-            models.Filter(
-                must=[
-                    _is("scope", Scope.temporary),
-                    _absent_or("project", flt.project),
-                    _absent_or("person", flt.person),
-                ]
-            )
-        )
         must.append(models.Filter(should=visible))
     must_not: list[models.Condition] = [
         models.FieldCondition(key="expires_ts", range=models.Range(lte=flt.now.timestamp()))

@@ -13,7 +13,7 @@ from hub.auth.keys import Grants
 from hub.auth.principal import Principal
 from hub.auth.ratelimit import retry_after
 from hub.embedded import EmbeddedHub
-from hub.models import Memory
+from hub.models import Memory, Scope
 from hub.services import Services
 from tests.helpers import expire
 
@@ -138,7 +138,7 @@ def test_access_matrix_never_returns_a_memory_outside_its_grants(
         {"text": f"{n}'s parking spot is free today", "scope": "temporary", "person": n, "ttl_seconds": 600}
         for n in PERSONS
     ]
-    # Global, yet naming a project or a person: found only where those are named.
+    # Global, yet naming a project or a person: found by every key that may read them, named or not.
     memories += [
         {
             "text": "The garden watering schedule changes on Sunday",
@@ -192,11 +192,13 @@ def test_access_matrix_never_returns_a_memory_outside_its_grants(
             assert response.status_code == (200 if allowed else 403), (grants, body, response.text)
             if not allowed:
                 continue
-            for hit in response.json()["hits"]:
-                memory: Memory = stored[hit["id"]]
-                assert caller.may_read(memory), (grants, body, hit["text"])
-                assert memory.project in (None, project) and memory.person in (None, person)
-                returned_total += 1
+            found = {hit["id"] for hit in response.json()["hits"]}
+            assert found == {
+                memory_id
+                for memory_id, memory in stored.items()
+                if caller.may_read(memory) and _in_view(memory, project=project, person=person)
+            }, (grants, body)
+            returned_total += len(found)
         for memory_id, memory in stored.items():
             got = api.get(f"/v1/memories/{memory_id}", headers=as_key(token))
             assert got.status_code == (200 if caller.may_read(memory) else 404)
@@ -207,6 +209,16 @@ def test_access_matrix_never_returns_a_memory_outside_its_grants(
         other = api.post("/v1/search", json={"query": "car", "agent": "owner"}, headers=as_key(token))
         assert other.status_code == 403
     assert returned_total > 20  # the matrix saw plenty of allowed hits, not only refusals
+
+
+def _in_view(memory: Memory, *, project: str | None, person: str | None) -> bool:
+    """Whether a search naming `project` and `person` looks where `memory` is: a project's or a person's
+    memories only when named, global and temporary ones always."""
+    if memory.scope is Scope.project:
+        return memory.project == project
+    if memory.scope is Scope.person:
+        return memory.person == person
+    return True
 
 
 def test_rate_limit_answers_429_with_retry_after(make_services: Callable[..., Services]) -> None:

@@ -105,7 +105,10 @@ CORPUS: dict[str, tuple[str, dict[str, Any]]] = {
     "g_expired": ("The quarterly all-hands moved to the big meeting room.", {"expires_at": NOW - HOUR}),
     "g_superseded": ("Deploys happen on Fridays.", {"state": State.superseded}),
 }
-PUBLIC = {"g_coffee", "g_zorblatt", "g_deploy", "t_open"}
+# What every search of the owner finds: global and temporary memories, whatever project or person they
+# name. NAMING_NONE: those of them naming no project and no person, all a key granted neither finds.
+NAMING_NONE = {"g_coffee", "g_zorblatt", "g_deploy", "t_open"}
+PUBLIC = NAMING_NONE | {"t_alpha", "t_alice", "t_alpha_alice"}
 EVERYONE = MemoryFilter(now=NOW, project="alpha", person="alice")
 
 
@@ -213,12 +216,10 @@ def test_upsert_is_idempotent_by_id(store: MemoryStore, make_point: MakePoint) -
     ("project", "person", "visible"),
     [
         (None, None, PUBLIC),
-        ("alpha", None, PUBLIC | {"p_alpha", "t_alpha"}),
-        (None, "alice", PUBLIC | {"u_alice", "t_alice"}),
-        ("alpha", "alice", PUBLIC | {"p_alpha", "t_alpha", "u_alice", "t_alice", "t_alpha_alice"}),
+        ("alpha", None, PUBLIC | {"p_alpha"}),
+        (None, "alice", PUBLIC | {"u_alice"}),
+        ("alpha", "alice", PUBLIC | {"p_alpha", "u_alice"}),
         ("beta", "bob", PUBLIC | {"p_beta", "u_bob"}),
-        # A temporary memory naming a project and a person needs both to match.
-        ("alpha", "bob", PUBLIC | {"p_alpha", "t_alpha", "u_bob"}),
     ],
 )
 def test_visibility(
@@ -232,6 +233,37 @@ def test_visibility(
 
     assert names(scroll_all(corpus, flt)) == visible
     assert corpus.count(flt) == len(visible)
+    for mode in (SearchMode.dense, SearchMode.hybrid):
+        hits = corpus.search(ask("what do we know?", flt, mode))
+        assert names([hit.memory for hit in hits]) == visible
+
+
+@pytest.mark.parametrize(
+    ("projects", "persons", "project", "visible"),
+    [
+        # A key granted no project and no person finds only what names neither.
+        (set(), set(), None, NAMING_NONE),
+        ({"alpha"}, set(), None, NAMING_NONE | {"t_alpha"}),
+        ({"alpha"}, set(), "alpha", NAMING_NONE | {"t_alpha", "p_alpha"}),
+        (set(), {"alice"}, None, NAMING_NONE | {"t_alice"}),
+        # A temporary memory naming a project and a person needs both granted.
+        ({"alpha"}, {"alice"}, None, PUBLIC),
+        ({"beta"}, {"bob", "alice"}, None, NAMING_NONE | {"t_alice"}),
+    ],
+)
+def test_visibility_within_a_keys_grants(
+    corpus: MemoryStore,
+    ask: Callable[..., SearchQuery],
+    projects: set[str],
+    persons: set[str],
+    project: str | None,
+    visible: set[str],
+) -> None:
+    flt = MemoryFilter(
+        now=NOW, project=project, granted_projects=frozenset(projects), granted_persons=frozenset(persons)
+    )
+
+    assert names(scroll_all(corpus, flt)) == visible
     for mode in (SearchMode.dense, SearchMode.hybrid):
         hits = corpus.search(ask("what do we know?", flt, mode))
         assert names([hit.memory for hit in hits]) == visible
@@ -263,7 +295,7 @@ def test_expiry_follows_the_filter_clock(corpus: MemoryStore) -> None:
         ({"related": frozenset({"alice", "nobody"})}, {"u_alice", "t_alpha_alice"}),
         ({"related": frozenset({"alpha"}), "channels": frozenset({"whatsapp"})}, set()),
         # A search from a group chat: memories private to direct conversations stay out.
-        ({"exclude_private": True}, PUBLIC | {"p_alpha", "t_alpha", "t_alpha_alice"}),
+        ({"exclude_private": True}, PUBLIC - {"t_alice"} | {"p_alpha"}),
         ({"exclude_private": True, "channels": frozenset({"whatsapp"})}, set()),
         # Only these memories, and only those visible (p_beta is not; any spelling of an id works).
         (
@@ -586,9 +618,7 @@ def test_edge_reopen_keeps_everything(tmp_path: Path, make_point: MakePoint) -> 
         assert reopened.count() == len(CORPUS) - 1
         assert reopened.get([memory_id_for("g_coffee")])[0].tier is Tier.semantic
         assert reopened.get([memory_id_for("u_bob")]) == []
-        assert names(scroll_all(reopened, EVERYONE)) == PUBLIC | {
-            "p_alpha", "t_alpha", "u_alice", "t_alice", "t_alpha_alice"
-        }  # fmt: skip
+        assert names(scroll_all(reopened, EVERYONE)) == PUBLIC | {"p_alpha", "u_alice"}
     finally:
         reopened.close()
 
@@ -734,22 +764,28 @@ def test_edge_optimize_indexes_and_keeps_results(
         store.close()
 
 
-def test_a_global_memory_that_names_a_project_or_person_shows_only_where_they_are_named(
+def test_a_global_memory_that_names_a_project_or_person_shows_to_whoever_may_read_them(
     store: MemoryStore, make_point: MakePoint, ask: Callable[..., SearchQuery]
 ) -> None:
-    # Events may be global and still name a project or a person; a search that names neither (a key
-    # granted neither) must not find them, as GET /v1/memories/{id} does not.
+    # Events may be global and still name a project or a person. A search that names neither finds
+    # them ("who is Bob's therapist?" found nothing), unless its key is granted neither, for which
+    # GET /v1/memories/{id} does not show them either.
     store.upsert([
         make_point(make_memory("g_beta", "The Beta budget is forty thousand euros.", project="beta")),
         make_point(make_memory("g_bob", "Bob's therapist is Dr. Levi on Tuesdays.", person="bob")),
         make_point(make_memory("g_plain", "Deploys happen on Tuesdays.")),
     ])  # fmt: skip
-    for project, person, visible in (
-        (None, None, {"g_plain"}),
-        ("beta", None, {"g_plain", "g_beta"}),
-        ("alpha", "bob", {"g_plain", "g_bob"}),
-        ("beta", "bob", {"g_plain", "g_beta", "g_bob"}),
+    for projects, persons, visible in (
+        (None, None, {"g_plain", "g_beta", "g_bob"}),
+        (set(), set(), {"g_plain"}),
+        ({"beta"}, set(), {"g_plain", "g_beta"}),
+        ({"alpha"}, {"bob"}, {"g_plain", "g_bob"}),
+        ({"beta"}, None, {"g_plain", "g_beta", "g_bob"}),
     ):
-        flt = MemoryFilter(now=NOW, project=project, person=person)
-        assert names(scroll_all(store, flt)) == visible, (project, person)
+        flt = MemoryFilter(
+            now=NOW,
+            granted_projects=None if projects is None else frozenset(projects),
+            granted_persons=None if persons is None else frozenset(persons),
+        )
+        assert names(scroll_all(store, flt)) == visible, (projects, persons)
         assert names([hit.memory for hit in store.search(ask("Tuesdays budget therapist", flt))]) == visible

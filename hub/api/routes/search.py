@@ -19,9 +19,10 @@ router = APIRouter(prefix="/v1/search", tags=["search"])
     "", summary="Search memories", response_model=SearchResponse, responses={403: {"model": ErrorBody}}
 )
 async def search(body: SearchRequest, services: ServicesDep, caller: CallerDep) -> SearchResponse:
-    """Find memories the asker may see: global ones, plus the named project's and person's.
+    """Find memories the asker may see: global and temporary ones, plus the named project's and person's.
 
-    Temporary memories are visible as their own project or person allows, and never after expiry.
+    A global or temporary memory that names a project or a person is found without naming them, by a
+    key that may read them. Temporary memories are never found after expiry.
     Superseded memories are left out unless asked for; hits in an open conflict carry its id, stale
     ones say so. Asked from a group chat, memories private to direct conversations stay out.
     Hybrid by default (MiniLM + BM25, fused in one Qdrant query); the newer version of an updated
@@ -49,6 +50,8 @@ async def search(body: SearchRequest, services: ServicesDep, caller: CallerDep) 
         body.query,
         project=body.project,
         person=body.person,
+        granted_projects=None if caller.admin else caller.grants.readable_projects(),
+        granted_persons=None if caller.admin else caller.grants.readable_persons(),
         scopes=scopes,
         kinds=body.kinds,
         agents=body.agents,
