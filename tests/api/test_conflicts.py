@@ -70,6 +70,22 @@ def test_two_agents_contradicting_each_other_make_one_open_conflict(
     assert hits[finishes_early]["conflict_ids"] == [conflict["id"]]
 
 
+def test_a_memory_naming_its_person_and_one_naming_no_one_are_compared(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    # The review looked for older memories as a search naming the new one's person would: a global
+    # memory published with person="Noa" was out of sight of one that named no one, and no conflict.
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    [allergic] = publish_all(wa, "Noa is allergic to penicillin", person="Noa")
+    [not_allergic] = publish_all(tg, "Noa is not allergic to anything")
+
+    [conflict] = conflicts(api)
+    assert conflict["memory_ids"] == [allergic, not_allergic]
+    assert conflict["severity"] == "high"
+    # And a search that names no one finds both, the newer first.
+    assert [h.id for h in tg.search("is Noa allergic to any medicine?")][:2] == [not_allergic, allergic]
+
+
 def test_the_same_fact_twice_is_one_memory_reinforced_and_no_conflict(
     api: TestClient, make_agent: Callable[..., Memhub]
 ) -> None:
