@@ -117,11 +117,13 @@ def render(day: date, memories: list[Memory], *, agent: str | None, zone: tzinfo
             lines.extend(["", f"## {heading}", "", *bullets])
             order.extend(group)
 
+    def who_when(m: Memory) -> str:
+        """Who said it that day, and when: "tali, 09:40" ("tali" for an imported line with no time)."""
+        return ", ".join(filter(None, [said[m.id].agent, _clock(m, said[m.id], zone)]))
+
     summaries = [m for m in memories if m.kind is Kind.summary]
     section("Sessions", summaries, [
-        f"- **{m.session or 'session'}** ({', '.join(filter(None, [said[m.id].agent, _clock(m, said[m.id], zone)]))}): "
-        f"{one_line(m.text)}{ref(m)}"
-        for m in summaries
+        f"- **{m.session or 'session'}** ({who_when(m)}): {one_line(m.text)}{ref(m)}" for m in summaries
     ])  # fmt: skip
     for heading, kind in SECTIONS:
         group = [m for m in memories if m.kind is kind]
