@@ -170,9 +170,11 @@ def decide(proposal: Proposal, status: ProposalStatus, *, by: str, note: str | N
 
 
 def pending_for(redis: Redis, keys: Keys, memory_id: str) -> list[Proposal]:
-    """The memory's proposals still waiting, whatever tier they aim at."""
-    found = [get(redis, keys, proposal_id(memory_id, tier)) for tier in Tier]
-    return [p for p in found if p is not None and p.pending]
+    """The memory's proposals still waiting, whatever tier they aim at: one read for every tier (the
+    promoter asks after each memory it scores, and most have none)."""
+    raws = cast(list[bytes | None], redis.mget([_key(keys, proposal_id(memory_id, tier)) for tier in Tier]))
+    found = [Proposal.model_validate_json(raw) for raw in raws if raw]
+    return [p for p in found if p.pending]
 
 
 def all_proposals(redis: Redis, keys: Keys) -> list[Proposal]:
