@@ -117,8 +117,16 @@ class SearchRequest(BaseModel):
     query: str = Field(min_length=1, max_length=2_000)
     agent: Name = Field(description="The agent asking.")
     channel: Name | None = Field(None, description="The channel the question comes from.")
-    project: Name | None = Field(None, description="See this project's memories too.")
-    person: Name | None = Field(None, description="See this person's memories too.")
+    project: Name | None = Field(
+        None,
+        description="See this project's memories (scope `project`) too; global and temporary ones that "
+        "name a project are found without it.",
+    )
+    person: Name | None = Field(
+        None,
+        description="See this person's memories (scope `person`) too; global and temporary ones that "
+        "name a person are found without it.",
+    )
     scopes: list[Scope] | None = Field(None, description="Only these scopes (visibility still applies).")
     kinds: list[Kind] | None = None
     limit: int = Field(10, ge=1, le=100)
