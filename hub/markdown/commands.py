@@ -64,7 +64,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"memhub import: the hub did not answer ({exc}); is `memhub up` running? Importing again "
               "stores each memory once", file=sys.stderr)  # fmt: skip
         return 2
-    print(f"memhub import of {args.path} as {args.agent}: {report.summary()}")
+    # The zone says how times written without one were read: the wrong one shifts every session.
+    print(f"memhub import of {args.path} as {args.agent} (times in {layout.timezone}): {report.summary()}")
     return 1 if report.refused or (report.pending and not args.no_wait) else 0
 
 
@@ -94,7 +95,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     except httpx.TransportError as exc:
         print(f"memhub export: the hub did not answer ({exc}); is `memhub up` running?", file=sys.stderr)
         return 2
-    print(f"memhub export of {args.agent}: {report.summary()}")
+    print(f"memhub export of {args.agent} (times in {layout.timezone}): {report.summary()}")
     return 0
 
 

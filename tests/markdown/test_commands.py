@@ -22,6 +22,7 @@ def test_import_and_export_commands(tmp_path: Path) -> None:
             "import", str(WORKSPACE), "--agent", "tali", "--channel", "whatsapp", "--url", url, env=owner
         )
         assert done.returncode == 0, done.stderr
+        assert "(times in Asia/Jerusalem)" in done.stdout  # MEMHUB_TIMEZONE, as the hub's
         assert "imported          54" in done.stdout and "merged            1" in done.stdout
         assert "MEMORY.md:19: holds a secret (password) in its text" in done.stdout
         assert "reading: 100%" in done.stderr and "storing: 100%" in done.stderr  # the progress bars
@@ -36,6 +37,7 @@ def test_import_and_export_commands(tmp_path: Path) -> None:
         )
         assert exported.returncode == 0, exported.stderr
         assert "54 memories into 12 files" in exported.stdout and "committed" in exported.stdout
+        assert "(times in Asia/Jerusalem)" in exported.stdout
         assert (backup / "memory/projects/lisbon-trip.md").is_file() and (backup / ".git").is_dir()
 
         refused = memhub_cli("export", str(WORKSPACE), "--agent", "tali", "--url", url, "--quiet")
