@@ -8,6 +8,7 @@ too, and cannot import `hub.markdown`, whose package imports the SDK, which impo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 PREFIX = "imported from "
 SECTION = ", section "
@@ -21,14 +22,37 @@ def why_for(path: str, section: str | None, tags: Sequence[str] = ()) -> str:
     return f"{PREFIX}{path}{section_part}{tags_part}"
 
 
+@dataclass(frozen=True)
+class Note:
+    path: str
+    section: str | None
+    tags: str  # as written: "family, Haifa"
+
+
+def read_note(why: str | None, path: str | None = None) -> Note | None:
+    """The note `why` holds, or None (no note: a reason, or nothing). With `path`, only a note of that
+    file, read knowing where its path ends (one file's name may start like another's)."""
+    if why is None or not why.startswith(PREFIX):
+        return None
+    rest = why.removeprefix(PREFIX)
+    if path is None:
+        head, _, tags = rest.partition(TAGS)
+        path, _, section = head.partition(SECTION)
+        return Note(path, section or None, tags)
+    if not rest.startswith(path):
+        return None
+    head, _, tags = rest.removeprefix(path).partition(TAGS)
+    if head and not head.startswith(SECTION):
+        return None  # another file whose name starts like this one's
+    return Note(path, head.removeprefix(SECTION) or None, tags)
+
+
 def is_import_note(why: str | None) -> bool:
     """Whether `why` is such a note: where a line was found, not why something was decided."""
-    return why is not None and why.startswith(PREFIX)
+    return read_note(why) is not None
 
 
 def imported_section(why: str | None) -> str | None:
     """The section a note names, or None (no note, or a line outside any section)."""
-    if why is None or not is_import_note(why):
-        return None
-    _, found, section = why.partition(TAGS)[0].partition(SECTION)
-    return section if found else None
+    note = read_note(why)
+    return note.section if note else None

@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 from pydantic import ValidationError
 
 from hub.errors import describe_validation_error
-from hub.imported import PREFIX, SECTION, TAGS, why_for
+from hub.imported import read_note, why_for
 from hub.markdown.blocks import Block, read_blocks
 from hub.markdown.entries import Entry, clean, parse_entry, split_tags
 from hub.markdown.layout import FileKind, FileRef, Layout
@@ -55,13 +55,8 @@ class Provenance:
 
 def provenance(why: str | None, path: str) -> Provenance | None:
     """Where a memory imported from `path` sat in it, read from its `why_for` note; else None."""
-    prefix = f"{PREFIX}{path}"
-    if why is None or not why.startswith(prefix):
-        return None
-    rest, _, tags = why.removeprefix(prefix).partition(TAGS)
-    if rest and not rest.startswith(SECTION):
-        return None  # another file whose name starts like this one's
-    return Provenance(rest.removeprefix(SECTION) or None, tuple(split_tags(tags)))
+    note = read_note(why, path)
+    return Provenance(note.section, tuple(split_tags(note.tags))) if note else None
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The import note: written by the markdown import, read by export, the pages and the core block."""
 
-from hub.imported import imported_section, is_import_note, why_for
+from hub.imported import Note, imported_section, is_import_note, read_note, why_for
 
 
 def test_the_note_names_the_section_a_line_sat_in_whatever_its_tags() -> None:
@@ -18,3 +18,12 @@ def test_a_reason_is_no_import_note() -> None:
         "Imported from Lisbon, section 3",
     ):
         assert not is_import_note(why) and imported_section(why) is None
+
+
+def test_a_note_read_for_one_file_is_not_anothers_whose_name_starts_alike() -> None:
+    note = why_for("memory/projects/lisbon-trip.md", "Key decisions", ["travel"])
+    assert read_note(note, "memory/projects/lisbon-trip.md") == Note(
+        "memory/projects/lisbon-trip.md", "Key decisions", "travel"
+    )
+    assert read_note(note, "memory/projects/lisbon") is None
+    assert read_note(why_for("MEMORY.md", None), "MEMORY.md") == Note("MEMORY.md", None, "")
