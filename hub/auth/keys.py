@@ -41,19 +41,19 @@ class Grants(BaseModel):
             set(self.scopes) == set(Scope) and self.projects == [ANY] and self.persons == [ANY] and self.read
         )
 
-    def allows_project(self, project: str | None) -> bool:
-        return project is None or ANY in self.projects or project in self.projects
-
-    def allows_person(self, person: str | None) -> bool:
-        return person is None or ANY in self.persons or person in self.persons
-
     def readable_projects(self) -> frozenset[str] | None:
-        """The projects it may read; None: any."""
+        """The projects it may read and write; None: any."""
         return None if ANY in self.projects else frozenset(self.projects)
 
     def readable_persons(self) -> frozenset[str] | None:
-        """The persons it may read about; None: any."""
+        """The persons it may read and write about; None: any."""
         return None if ANY in self.persons else frozenset(self.persons)
+
+    def allows_project(self, project: str | None) -> bool:
+        return project is None or (granted := self.readable_projects()) is None or project in granted
+
+    def allows_person(self, person: str | None) -> bool:
+        return person is None or (granted := self.readable_persons()) is None or person in granted
 
     def allows_channel(self, channel: str | None) -> bool:
         return ANY in self.channels or (channel is not None and channel in self.channels)

@@ -126,6 +126,12 @@ class Principal:
         allowed = frozenset(g.scopes)
         return allowed if scopes is None else allowed & frozenset(scopes)
 
+    def granted(self) -> tuple[frozenset[str] | None, frozenset[str] | None]:
+        """The projects and the persons it may read (None: any), as a search's filter takes them."""
+        if self.admin:
+            return None, None
+        return self.grants.readable_projects(), self.grants.readable_persons()
+
     def may_read(self, memory: Memory) -> bool:
         if self.admin:
             return True

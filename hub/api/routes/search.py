@@ -45,13 +45,14 @@ async def search(body: SearchRequest, services: ServicesDep, caller: CallerDep) 
     scopes = caller.readable_scopes(
         agent=body.agent, channel=body.channel, project=body.project, person=body.person, scopes=body.scopes
     )
+    granted_projects, granted_persons = caller.granted()
     hits = await run_in_threadpool(
         services.retriever.search,
         body.query,
         project=body.project,
         person=body.person,
-        granted_projects=None if caller.admin else caller.grants.readable_projects(),
-        granted_persons=None if caller.admin else caller.grants.readable_persons(),
+        granted_projects=granted_projects,
+        granted_persons=granted_persons,
         scopes=scopes,
         kinds=body.kinds,
         agents=body.agents,
