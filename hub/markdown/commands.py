@@ -6,6 +6,7 @@ import argparse
 import logging
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -36,9 +37,7 @@ def _layout(args: argparse.Namespace) -> Layout:
     else the hub's (`MEMHUB_TIMEZONE`), which its daily pages and schedules use."""
     owner = get_settings().timezone
     layout = load_layout(args.layout, timezone=owner) if args.layout else Layout(timezone=owner)
-    if args.timezone:
-        layout = Layout(**{**layout.__dict__, "timezone": args.timezone})
-    return layout
+    return replace(layout, timezone=args.timezone) if args.timezone else layout  # checked again
 
 
 def cmd_import(args: argparse.Namespace) -> int:
