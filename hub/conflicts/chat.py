@@ -1,5 +1,9 @@
 """A chat message's speaker: "Priya: ok so swimming is thursdays from now on" is said by Priya, of
-swimming; her "my" and "I" are hers, not the owner's."""
+swimming; her "my" and "I" are hers, not the owner's.
+
+A name before a colon may also label what follows, as the People section of a MEMORY.md does:
+"Grandma Ruth: Omer's mother, picks Noa up on Tuesdays" is about Ruth, said by no one.
+"""
 
 from __future__ import annotations
 
@@ -7,24 +11,61 @@ import re
 from collections.abc import Sequence
 
 from hub.conflicts import lexicon as lx
-from hub.conflicts.tokens import Token
+from hub.conflicts.tokens import Token, is_verb, tokenize
 
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'.-]*(?:\s[A-Z][\w'.-]*)?):\s+")
 # A leading "Note:" or "Remember:" labels a statement; no one speaks it.
 _NOT_SPEAKERS = lx.LEADING_SKIP | lx.STOPWORDS
 _SPEAKER_SELF = {"i", "me", "myself"}
 _SPEAKER_OWN = {"my", "mine"}
+_FIRST_PERSON = _SPEAKER_SELF | _SPEAKER_OWN | lx.OWNER_PRONOUNS | lx.OWNER_POSSESSIVES
+_APPOSITION_WORDS = 5  # "Tali's partner", "a nurse at Rambam": a description, not a clause
+
+
+def _describes(said: str) -> bool:
+    """Whether the words after "Name:" describe the name: one or more short phrases with no verb, each
+    closed by a comma, then a verb with no subject of its own ("Omer's mother, picks Noa up on
+    Tuesdays"). A message ("netflix went up", "swimming, it's thursdays now", "i moved my flight")
+    has a subject of its own, or speaks in the first person."""
+    tokens = tokenize(said)
+    if any(tok.low in _FIRST_PERSON for tok in tokens):
+        return False
+    phrases = 0
+    clause: list[str] = []
+    for tok in tokens:
+        if tok.kind == "comma":
+            if not clause or len(clause) > _APPOSITION_WORDS:
+                return False
+            phrases, clause = phrases + 1, []
+            continue
+        if tok.low in lx.AUX or is_verb(tok.low):
+            return phrases > 0 and not clause  # a verb opening a clause, after a description
+        clause.append(tok.low)
+    return False
+
+
+def _named(text: str) -> re.Match[str] | None:
+    """A leading "Name: " that is not a label such as "Note:"."""
+    found = _SPEAKER.match(text)
+    if found is None or found.group(1).split()[0].lower() in _NOT_SPEAKERS:
+        return None
+    return found
 
 
 def speech(text: str) -> str:
-    """A memory's words without a chat message's leading "Speaker:"."""
-    return _SPEAKER.sub("", text, count=1)
+    """A memory's words without a chat message's leading "Speaker:"; a labelled description is read
+    as one sentence ("Ruth: Omer's mother, picks ..." as "Ruth, Omer's mother, picks ...")."""
+    found = _named(text)
+    if found is None:
+        return _SPEAKER.sub("", text, count=1)
+    said = text[found.end() :]
+    return f"{found.group(1)}, {said}" if _describes(said) else said
 
 
 def speaker(text: str) -> str | None:
-    """Who speaks a chat message ("Priya: ..."), or None."""
-    found = _SPEAKER.match(text)
-    if found is None or found.group(1).split()[0].lower() in _NOT_SPEAKERS:
+    """Who speaks a chat message ("Priya: ..."), or None (no name, or a name labelling a description)."""
+    found = _named(text)
+    if found is None or _describes(text[found.end() :]):
         return None
     return found.group(1)
 

@@ -55,7 +55,8 @@ VERBS = {
     "play", "run", "attend", "miss", "skip", "avoid", "stop", "quit", "switch", "change", "cancel",
     "book", "arrive", "sit", "stay", "teach", "call", "text", "send", "remind", "lead", "insure",
     "fly", "walk", "swim", "cook", "clean", "feed", "expire", "help", "look", "say", "think", "know",
-    "see", "hold", "leads", "reads",
+    "see", "hold", "leads", "reads", "pick", "collect", "bring", "drop", "own", "manage", "handle",
+    "coach", "babysit", "watch",
 }  # fmt: skip
 DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "his", "her", "their", "your", "its"}
 OWNER_PRONOUNS = {"i", "me", "we", "us"}

@@ -7,6 +7,7 @@ import pytest
 import hub.conflicts
 from benchmarks.conflict_quality import evaluate, load_pairs, split
 from hub.conflicts import Judgement, RuleJudge, Severity, Statement, Verdict
+from hub.conflicts.chat import speaker, speech
 
 
 def judge(a: str, b: str) -> Judgement:
@@ -234,6 +235,29 @@ def test_a_chat_message_is_about_what_its_speaker_says_and_their_i_is_theirs() -
         Statement("Marcus: netflix went up again, it's $20.99 now"),
     )
     assert price.verdict is not Verdict.different_subject
+
+
+def test_a_name_labelling_a_description_is_its_subject_not_a_speaker() -> None:
+    # A MEMORY.md People section: "Name: who they are, what they do". Two agents' files disagree.
+    pickup = judge(
+        "Grandma Ruth: Omer's mother, picks Noa up on Tuesdays.", "Grandma Ruth picks Noa up on Wednesdays."
+    )
+    assert (pickup.verdict, pickup.severity) == (Verdict.conflict, Severity.medium)
+    assert "Tuesdays → Wednesdays" in pickup.reason
+    shifts = judge(
+        "Omer: Tali's partner, a nurse, works night shifts on weekends.", "Omer works day shifts at Rambam."
+    )
+    assert shifts.verdict is Verdict.conflict
+    assert speaker("Omer: Tali's partner, a nurse, works night shifts.") is None
+    assert speech("Omer: Tali's partner, works nights.") == "Omer, Tali's partner, works nights."
+    # A message has a subject of its own, or speaks in the first person: its name is its speaker's.
+    for message in (
+        "Marcus: netflix went up again, it's $20.99 now",
+        "Priya: swimming, it is thursdays now",
+        "Rosa: Hi Priya, from next month my rate is 50 dollars per hour",
+        "Marcus: the boys, they love the new coach",
+    ):
+        assert speaker(message) is not None, message
 
 
 def test_a_blood_type_in_words_is_its_sign() -> None:
