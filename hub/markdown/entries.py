@@ -29,6 +29,7 @@ class Entry:
     evidence: tuple[str, ...] = field(default=())
     done: bool = False  # a checked box, `- [x] …`: an open loop that was closed
     private: bool = False  # `[PRIVATE]`: private to direct conversations
+    boxed: bool = False  # a box, checked or not: `- [ ] …` is something to do
 
 
 def clean(text: str) -> str:
@@ -76,7 +77,7 @@ def parse_entry(raw: str, *, dated: bool) -> Entry:
         text, evidence = text[: trailing.start()], _EVIDENCE_SPLIT.split(trailing["evidence"])
     done = box is not None and box["mark"] != " "
     kept = tuple(e for e in (clean(e) for e in evidence) if e)
-    return Entry(text.strip(), kind, day, kept, done, private)
+    return Entry(text.strip(), kind, day, kept, done, private, boxed=box is not None)
 
 
 def render_entry(

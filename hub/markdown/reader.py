@@ -171,6 +171,10 @@ def _read_file(
         source = f"{ref.path}:{item.line}"
         entry = item.entry
         kind = entry.kind or section_kind(ref, item.section)
+        if entry.kind is None and entry.boxed and kind not in CLOSABLE:
+            # A box is something to do wherever it sits ("## 09:15 session", "- [ ] Call the plumber"):
+            # an open loop, or a task done when checked.
+            kind = Kind.task if entry.done else Kind.open_loop
         if kind is Kind.deduced and not entry.evidence:
             kind = Kind.fact
             reading.notes.append(f"{source}: a deduction without evidence, imported as a fact")

@@ -20,6 +20,7 @@ from hub.markdown.layout import FileKind, FileRef, Layout
 from hub.markdown.reader import provenance
 from hub.markdown.vocabulary import (
     DATED_BY_FILE,
+    DONE_SECTIONS,
     PEOPLE,
     PROJECTS,
     SECTIONS,
@@ -29,7 +30,7 @@ from hub.markdown.vocabulary import (
     default_section,
     section_kind,
 )
-from hub.models import Kind, Memory, Scope, State, Tier
+from hub.models import CLOSABLE, Memory, Scope, State, Tier
 
 SOURCE = re.compile(r"^(?P<path>.+\.md):(?P<line>\d+)$")
 _LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,20}):")
@@ -194,9 +195,10 @@ def _line(ref: FileRef, p: Placed, *, tz: ZoneInfo) -> str:
         kind=memory.kind if show_kind else None,
         day=_shown_day(memory, ref, tz),
         evidence=memory.evidence,
-        # A closed loop written like an open one would be taken up again by the agent reading it (and
-        # come back open from an import); checked off, the importer closes it again.
-        done=memory.kind is Kind.open_loop and memory.state is State.resolved,
+        # A closed loop or task written like an open one would be taken up again by the agent reading
+        # it (and come back open from an import); checked off, or under "Tasks completed", the
+        # importer closes it again.
+        done=memory.kind in CLOSABLE and memory.state is State.resolved and p.section not in DONE_SECTIONS,
         # Written without it, a private memory would come back from an import for group chats to see.
         private=memory.private,
     )

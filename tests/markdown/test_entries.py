@@ -27,8 +27,8 @@ from hub.models import Kind
             Entry("Maya started school", Kind.fact, date(2026, 1, 12)),
         ),
         ("[Open loop] Call the plumber", Entry("Call the plumber", Kind.open_loop)),
-        ("[x] Sent the photos", Entry("Sent the photos", done=True)),
-        ("[ ] Call the plumber", Entry("Call the plumber")),
+        ("[x] Sent the photos", Entry("Sent the photos", done=True, boxed=True)),
+        ("[ ] Call the plumber", Entry("Call the plumber", boxed=True)),
         ("[PRIVATE] [fact] Dana's lawyer is Ronit", Entry("Dana's lawyer is Ronit", Kind.fact, private=True)),
         ("**Name:**   Noa  Levi", Entry("Name: Noa Levi")),
         (

@@ -61,6 +61,25 @@ def test_a_daily_line_that_starts_with_a_time_happened_then(tmp_path: Path) -> N
     ]
 
 
+def test_a_box_is_something_to_do_wherever_it_sits(tmp_path: Path) -> None:
+    (tmp_path / "memory" / "daily").mkdir(parents=True)
+    (tmp_path / "memory" / "daily" / "2026-11-20.md").write_text(
+        "# 2026-11-20\n\n## 09:15 session (whatsapp)\n\n"
+        "- Noa has a fever.\n- [ ] Call the plumber about the sink.\n- [x] Sent the photos to Dana.\n"
+        "- [x] [DECISION] Lisbon, not Porto.\n",
+        encoding="utf-8",
+    )
+    reading = read_workspace(tmp_path, layout=Layout(), agent="tali")
+    assert [(e.text, e.kind) for e in reading.events] == [
+        ("Noa has a fever.", "summary"),  # the session's lines are its summary
+        ("Call the plumber about the sink.", "open_loop"),
+        ("Sent the photos to Dana.", "task"),
+        ("Lisbon, not Porto.", "decision"),  # a kind written out is the kind
+    ]
+    # What was checked off is closed once stored; a decision has nothing to close.
+    assert [e.text for e in reading.events if e.id in reading.closed] == ["Sent the photos to Dana."]
+
+
 def test_files_where_memory_lives_that_the_layout_does_not_match_are_reported(tmp_path: Path) -> None:
     # They were passed over without a word: a daily file named for a day that does not exist, or
     # OpenClaw's session notes (memory/2026-01-16-vendor-pitch.md), simply never arrived.
