@@ -87,10 +87,11 @@ def render_entry(
     day: date | None = None,
     evidence: list[str],
     done: bool = False,
+    boxed: bool = False,
     private: bool = False,
 ) -> str:
     """The bullet line `parse_entry` reads back as the same entry."""
-    parts = ["- [x]" if done else "-"]
+    parts = ["- [x]" if done else "- [ ]" if boxed else "-"]
     if kind is not None:
         parts.append(f"[{kind.value.upper()}]")
     if private:

@@ -30,7 +30,7 @@ from hub.markdown.vocabulary import (
     default_section,
     section_kind,
 )
-from hub.models import CLOSABLE, Memory, Scope, State, Tier
+from hub.models import CLOSABLE, Kind, Memory, Scope, State, Tier
 
 SOURCE = re.compile(r"^(?P<path>.+\.md):(?P<line>\d+)$")
 _LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,20}):")
@@ -185,20 +185,23 @@ def _sections(ref: FileRef, placed: list[Placed], *, level: int, tz: ZoneInfo) -
 def _line(ref: FileRef, p: Placed, *, tz: ZoneInfo) -> str:
     memory = p.memory
     text = clean(memory.text)
-    show_kind = (
-        ref.kind is FileKind.long_term
-        or memory.kind is not section_kind(ref, p.section)
-        or text.startswith("[")
-    )
+    # A closed loop or task written like an open one would be taken up again by the agent reading it
+    # (and come back open from an import); checked off, or under "Tasks completed", the importer
+    # closes it again.
+    done = memory.kind in CLOSABLE and memory.state is State.resolved and p.section not in DONE_SECTIONS
+    # Something to do outside a section of them is written with its box, as agents write it; the box
+    # says its kind (an open loop, or a task once checked).
+    in_section = section_kind(ref, p.section)
+    boxed = memory.kind in CLOSABLE and in_section not in CLOSABLE
+    said = (Kind.task if done else Kind.open_loop) if boxed else in_section
+    show_kind = ref.kind is FileKind.long_term or memory.kind is not said or text.startswith("[")
     return render_entry(
         text,
         kind=memory.kind if show_kind else None,
         day=_shown_day(memory, ref, tz),
         evidence=memory.evidence,
-        # A closed loop or task written like an open one would be taken up again by the agent reading
-        # it (and come back open from an import); checked off, or under "Tasks completed", the
-        # importer closes it again.
-        done=memory.kind in CLOSABLE and memory.state is State.resolved and p.section not in DONE_SECTIONS,
+        done=done,
+        boxed=boxed,
         # Written without it, a private memory would come back from an import for group chats to see.
         private=memory.private,
     )

@@ -55,6 +55,8 @@ def test_files_dated_by_their_name_keep_a_leading_date_as_text() -> None:
         "- Plain line; with a semicolon",
         "- [DECISION] [FACT] a text that starts like a tag",
         "- [x] [OPEN_LOOP] 2026-03-02: Order the tiles",
+        "- [ ] Call the plumber",
+        "- [ ] [TASK] Renew the passports",
         "- [FACT] [PRIVATE] Dana's divorce lawyer is Ronit Levi",
         "- [PRIVATE] [URGENT] a private line that starts like a tag",
     ],
@@ -67,6 +69,7 @@ def test_render_then_parse_gives_the_same_line(line: str) -> None:
         day=entry.day,
         evidence=list(entry.evidence),
         done=entry.done,
+        boxed=entry.boxed,
         private=entry.private,
     )
     assert written == line
