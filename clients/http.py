@@ -231,7 +231,8 @@ class Memhub:
                 interval = min(interval * 1.5, max(poll, MAX_POLL))
 
     def search(self, query: str, *, limit: int = 10, **filters: Any) -> list[SearchHit]:
-        """Search what this agent may see; `project=` and `person=` widen it, the rest narrow it.
+        """Search what this agent may see; `project=` and `person=` widen it (`everywhere=True`: every
+        project and person the key may read), the rest narrow it.
 
         Narrowing: `scopes`, `kinds`, `agents`, `channels`, `tiers`, `states`, `confidences`,
         `occurred_after` / `occurred_before` (datetimes with a timezone), `related`. `chat_type="group"`

@@ -48,6 +48,7 @@ class Retriever:
         person: str | None = None,
         granted_projects: Iterable[str] | None = None,
         granted_persons: Iterable[str] | None = None,
+        everywhere: bool = False,
         scopes: Iterable[Scope] | None = None,
         kinds: Iterable[Kind] | None = None,
         agents: Iterable[str] | None = None,
@@ -68,7 +69,8 @@ class Retriever:
         """The `limit` best memories for `query` that the filters let through, best first.
 
         Empty filters (`None`) do not narrow; an empty list matches nothing. `granted_projects` and
-        `granted_persons` are what the asker may read (None: any; see `MemoryFilter`). `states` overrides
+        `granted_persons` are what the asker may read (None: any; see `MemoryFilter`); `everywhere`
+        searches every project's and person's memories among them too, named or not. `states` overrides
         `include_superseded`; by default every state but superseded is searched. `recency` is a
         half-life: newer memories score higher. `diversity` (0 to 1) trades relevance for variety.
         The newer version of an updated fact ranks above the old one (`hub.ranking`), and so does the
@@ -81,7 +83,7 @@ class Retriever:
             granted_persons=_set(granted_persons), scopes=_set(scopes), kinds=_set(kinds),
             agents=_set(agents), channels=_set(channels), tiers=_set(tiers), states=_set(states),
             confidences=_set(confidences), occurred_after=occurred_after, occurred_before=occurred_before,
-            related=_set(related), exclude_private=exclude_private,
+            related=_set(related), exclude_private=exclude_private, all_scopes=everywhere,
         )  # fmt: skip
         # More candidates than asked for: newer versions of the first hits are looked for among them.
         pool = max(limit * (VERSION_POOL if diversity is None else DIVERSITY_POOL), MIN_POOL)

@@ -127,6 +127,11 @@ class SearchRequest(BaseModel):
         description="See this person's memories (scope `person`) too; global and temporary ones that "
         "name a person are found without it.",
     )
+    everywhere: bool = Field(
+        False,
+        description="See every project's and every person's memories too (those the key may read), without "
+        "naming them: for a question that may be about any of them.",
+    )
     scopes: list[Scope] | None = Field(None, description="Only these scopes (visibility still applies).")
     kinds: list[Kind] | None = None
     limit: int = Field(10, ge=1, le=100)

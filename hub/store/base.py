@@ -61,7 +61,8 @@ class MemoryFilter:
     Visibility: global memories always; project memories only for `project`; person memories only
     for `person`; temporary memories too, never after `now` passes their expiry. A global or temporary
     memory that names a project or a person stays out only when the asker may not read that one
-    (`granted_projects`, `granted_persons`: a key's grants; None, the owner's: any).
+    (`granted_projects`, `granted_persons`: a key's grants; None, the owner's: any). `all_scopes`: every
+    memory the grants let through, whatever its scope.
     """
 
     now: datetime
@@ -85,7 +86,9 @@ class MemoryFilter:
     ids: frozenset[str] | None = None  # only these memories
     # A search from a group chat: memories private to direct conversations stay out.
     exclude_private: bool = False
-    # Listings by their owner (export, `GET /v1/memories`) see every scope; searches never set this.
+    # Every scope, each project's and person's memories too, still within `granted_projects` and
+    # `granted_persons`: listings by the owner (export, `GET /v1/memories`), and a search asked to look
+    # everywhere (`everywhere`: a key sees what its grants let it read).
     all_scopes: bool = False
 
 

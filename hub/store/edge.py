@@ -308,13 +308,15 @@ def _granted(key: str, granted: frozenset[str] | None) -> list[Any]:
 def memory_filter(flt: MemoryFilter) -> qe.Filter:
     """The qdrant-edge form of a MemoryFilter: visibility, expiry and the narrowing filters."""
     must: list[Any] = []
-    if not flt.all_scopes:
-        # A global or temporary memory that names a project or a person ("Noa's dentist is ...",
-        # person Noa) is found without naming them, by every asker that may read them: a key not
-        # granted that project or person does not find it.
-        granted = [*_granted("project", flt.granted_projects), *_granted("person", flt.granted_persons)]
-        everywhere = _any("scope", frozenset({Scope.global_, Scope.temporary}))
-        visible: list[Any] = [qe.Filter(must=[everywhere, *granted])]
+    # A global or temporary memory that names a project or a person ("Noa's dentist is ...", person
+    # Noa) is found without naming them, by every asker that may read them: a key not granted that
+    # project or person does not find it.
+    granted = [*_granted("project", flt.granted_projects), *_granted("person", flt.granted_persons)]
+    if flt.all_scopes:
+        must.extend(granted)  # a project's and a person's memories name them: granted, or not seen
+    else:
+        shared = _any("scope", frozenset({Scope.global_, Scope.temporary}))
+        visible: list[Any] = [qe.Filter(must=[shared, *granted])]
         if flt.project is not None:
             visible.append(qe.Filter(must=[_is("scope", Scope.project), _is("project", flt.project)]))
         if flt.person is not None:

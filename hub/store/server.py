@@ -257,10 +257,12 @@ def _granted(key: str, granted: frozenset[str] | None) -> list[models.Condition]
 def memory_filter(flt: MemoryFilter) -> models.Filter:
     """The qdrant-client form of a MemoryFilter; mirrors `hub.store.edge.memory_filter` line for line."""
     must: list[models.Condition] = []
-    if not flt.all_scopes:
-        granted = [*_granted("project", flt.granted_projects), *_granted("person", flt.granted_persons)]
-        everywhere = _any("scope", frozenset({Scope.global_, Scope.temporary}))
-        visible: list[models.Condition] = [models.Filter(must=[everywhere, *granted])]
+    granted = [*_granted("project", flt.granted_projects), *_granted("person", flt.granted_persons)]
+    if flt.all_scopes:
+        must.extend(granted)
+    else:
+        shared = _any("scope", frozenset({Scope.global_, Scope.temporary}))
+        visible: list[models.Condition] = [models.Filter(must=[shared, *granted])]
         if flt.project is not None:
             visible.append(models.Filter(must=[_is("scope", Scope.project), _is("project", flt.project)]))
         if flt.person is not None:

@@ -169,8 +169,8 @@ def test_access_matrix_never_returns_a_memory_outside_its_grants(
         agent = f"agent-{n}"
         token, granted = new_key(api, agent, **grants)
         caller = Principal(agent=agent, grants=granted, key_id=token)
-        for channel, project, person in itertools.product(
-            [None, *CHANNELS], [None, *PROJECTS], [None, *PERSONS]
+        for channel, project, person, everywhere in itertools.product(
+            [None, *CHANNELS], [None, *PROJECTS], [None, *PERSONS], [False, True]
         ):
             body = {
                 "query": "budget dentist car parking watering passport",
@@ -178,6 +178,7 @@ def test_access_matrix_never_returns_a_memory_outside_its_grants(
                 "channel": channel,
                 "project": project,
                 "person": person,
+                "everywhere": everywhere,
                 "limit": 100,
             }
             response = api.post(
@@ -196,7 +197,8 @@ def test_access_matrix_never_returns_a_memory_outside_its_grants(
             assert found == {
                 memory_id
                 for memory_id, memory in stored.items()
-                if caller.may_read(memory) and _in_view(memory, project=project, person=person)
+                if caller.may_read(memory)
+                and (everywhere or _in_view(memory, project=project, person=person))
             }, (grants, body)
             returned_total += len(found)
         for memory_id, memory in stored.items():

@@ -269,6 +269,38 @@ def test_visibility_within_a_keys_grants(
         assert names([hit.memory for hit in hits]) == visible
 
 
+@pytest.mark.parametrize(
+    ("projects", "persons", "visible"),
+    [
+        (None, None, PUBLIC | {"p_alpha", "p_beta", "u_alice", "u_bob"}),
+        ({"alpha"}, set(), NAMING_NONE | {"t_alpha", "p_alpha"}),
+        (set(), {"alice"}, NAMING_NONE | {"t_alice", "u_alice"}),
+        ({"beta"}, {"bob", "alice"}, NAMING_NONE | {"t_alice", "p_beta", "u_bob", "u_alice"}),
+        (set(), set(), NAMING_NONE),
+    ],
+)
+def test_every_scope_is_searched_within_the_grants(
+    corpus: MemoryStore,
+    ask: Callable[..., SearchQuery],
+    projects: set[str] | None,
+    persons: set[str] | None,
+    visible: set[str],
+) -> None:
+    # A search asked to look everywhere finds each project's and person's memories without naming
+    # them: those the key may read, and never an expired or superseded one.
+    flt = MemoryFilter(
+        now=NOW,
+        all_scopes=True,
+        granted_projects=None if projects is None else frozenset(projects),
+        granted_persons=None if persons is None else frozenset(persons),
+    )
+
+    assert names(scroll_all(corpus, flt)) == visible
+    for mode in (SearchMode.dense, SearchMode.hybrid):
+        hits = corpus.search(ask("what do we know?", flt, mode))
+        assert names([hit.memory for hit in hits]) == visible
+
+
 def test_expiry_follows_the_filter_clock(corpus: MemoryStore) -> None:
     # A memory expires at its expiry instant: visible one second before, hidden from then on.
     before = MemoryFilter(now=NOW + DAY - timedelta(seconds=1))

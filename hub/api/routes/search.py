@@ -22,7 +22,8 @@ async def search(body: SearchRequest, services: ServicesDep, caller: CallerDep) 
     """Find memories the asker may see: global and temporary ones, plus the named project's and person's.
 
     A global or temporary memory that names a project or a person is found without naming them, by a
-    key that may read them. Temporary memories are never found after expiry.
+    key that may read them; with `everywhere`, so are every project's and person's memories it may read.
+    Temporary memories are never found after expiry.
     Superseded memories are left out unless asked for; hits in an open conflict carry its id, stale
     ones say so. Asked from a group chat, memories private to direct conversations stay out.
     Hybrid by default (MiniLM + BM25, fused in one Qdrant query); the newer version of an updated
@@ -53,6 +54,7 @@ async def search(body: SearchRequest, services: ServicesDep, caller: CallerDep) 
         person=body.person,
         granted_projects=granted_projects,
         granted_persons=granted_persons,
+        everywhere=body.everywhere,
         scopes=scopes,
         kinds=body.kinds,
         agents=body.agents,
