@@ -17,6 +17,7 @@ an event redelivered after a crash is reviewed again with the same result.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -31,9 +32,11 @@ from hub.conflicts.ledger import Conflict, ConflictStatus, Side
 from hub.conflicts.resolve import ConflictDecided, resolve, settle_moot, supersede
 from hub.keys import Keys
 from hub.locks import writing
-from hub.models import Change, Kind, Memory, State, utcnow
+from hub.models import Change, Kind, Memory, Scope, State, utcnow
 from hub.settings import Settings
 from hub.store.base import NO_TERMS, MemoryFilter, MemoryStore, SearchMode, SearchQuery
+
+_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass
@@ -73,6 +76,17 @@ def may_fold(older: Memory, newer: Memory) -> bool:
     )
 
 
+def speaks_of_its_scope(memory: Memory, other: Memory) -> bool:
+    """Whether `memory` says a word of the name of the project or person `other` is kept for ("the
+    Lisbon flight": project lisbon-trip); true of a memory kept for everyone."""
+    name = {Scope.project: other.project, Scope.person: other.person}.get(other.scope)
+    return name is None or bool(_words(name) & _words(memory.text))
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in _WORD.findall(text)}
+
+
 def order(memory: Memory) -> tuple[float, float, str]:
     """Which of two memories is older: by when it happened, then when it was stored, then id."""
     return (memory.occurred_at.timestamp(), memory.created_at.timestamp(), memory.id)
@@ -104,12 +118,22 @@ class Reviewer:
         return outcome
 
     def candidates(self, memory: Memory, dense: list[float]) -> list[tuple[Memory, float]]:
-        """The older memories close enough to compare, closest first, with their cosine similarity."""
+        """The older memories close enough to compare, closest first, with their cosine similarity.
+
+        A memory that names a project or a person is compared with what its project's or person's
+        searches see. One that names neither may be about any of them: it is compared with a project's
+        or person's own memories too when it speaks of them ("the Lisbon flight is 10 April now", against
+        the lisbon-trip project's "the flight is on 9 April"; not the porto-trip's "on 12 April"). Two
+        projects' (or people's) own memories are never compared: "the deadline is Friday" in one does
+        not contradict "Monday" in another.
+        """
+        unnamed = memory.project is None and memory.person is None
         flt = MemoryFilter(
             now=utcnow(),
             project=memory.project,
             person=memory.person,
             states=frozenset({State.active, State.stale}),
+            all_scopes=unnamed,
         )
         query = SearchQuery(
             dense=dense,
@@ -126,6 +150,7 @@ class Reviewer:
             if h.memory.id != memory.id
             and h.score >= self.settings.conflict_min_similarity
             and order(h.memory) < mine
+            and (not unnamed or speaks_of_its_scope(memory, h.memory))
         ]
 
     def _review_one(self, memory: Memory, dense: list[float], outcome: ReviewOutcome) -> None:
@@ -235,6 +260,8 @@ class Reviewer:
         if conflict is None:
             a, b = side(older), side(newer)
             now = utcnow()
+            # Filed where it matters: a memory naming no one against a project's is the project's conflict.
+            where = older if newer.project is None and newer.person is None else newer
             conflict = Conflict(
                 id=cid,
                 memory_ids=[a.memory_id, b.memory_id],
@@ -245,9 +272,9 @@ class Reviewer:
                 severity=judgement.severity or "medium",
                 reason=judgement.reason,
                 inferred=judgement.inferred,
-                scope=newer.scope,
-                project=newer.project,
-                person=newer.person,
+                scope=where.scope,
+                project=where.project,
+                person=where.person,
                 proposal=newer.id,
                 created_at=now,
                 updated_at=now,

@@ -86,6 +86,25 @@ def test_a_memory_naming_its_person_and_one_naming_no_one_are_compared(
     assert [h.id for h in tg.search("is Noa allergic to any medicine?")][:2] == [not_allergic, allergic]
 
 
+def test_a_memory_naming_no_one_is_compared_with_a_projects_but_two_projects_are_not(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    # A project's memory was out of sight of a later one that named no project, so the change was
+    # paired with the closest memory in sight instead ("we're going to Lisbon in April").
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    [flight] = publish_all(wa, "The flight is on 9 April", scope="project", project="lisbon-trip")
+    publish_all(wa, "The flight is on 12 April", scope="project", project="porto-trip")
+    assert conflicts(api) == []  # each project's flight is its own
+    [moved] = publish_all(tg, "The Lisbon flight is on 10 April")
+
+    [conflict] = conflicts(api)  # the Lisbon flight's, not the Porto one's
+    assert conflict["memory_ids"] == [flight, moved]
+    assert conflict["reason"] == "value changed: April 9 → April 10"
+    # Filed as the project's conflict, found by its filter.
+    assert (conflict["scope"], conflict["project"]) == ("project", "lisbon-trip")
+    assert [c["id"] for c in conflicts(api, project="lisbon-trip")] == [conflict["id"]]
+
+
 def test_the_same_fact_twice_is_one_memory_reinforced_and_no_conflict(
     api: TestClient, make_agent: Callable[..., Memhub]
 ) -> None:
