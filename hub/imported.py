@@ -1,5 +1,6 @@
 """The note an imported memory keeps in its `why` of where it sat in the agent's files:
-"imported from PATH[, section NAME][; tags: A, B]" (NAME as the import canonicalised it).
+"imported from PATH[, section NAME][; tags: A, B][; undated]" (NAME as the import canonicalised it;
+"undated": the line said no date, so when it was said is not known, only that it was by the import).
 
 `hub.markdown` writes it on import and reads it back on export; the pages and the core block read it
 too, and cannot import `hub.markdown`, whose package imports the SDK, which imports them.
@@ -13,13 +14,15 @@ from dataclasses import dataclass
 PREFIX = "imported from "
 SECTION = ", section "
 TAGS = "; tags: "
+UNDATED = "; undated"
 
 
-def why_for(path: str, section: str | None, tags: Sequence[str] = ()) -> str:
-    """The note for a line of `path`, in `section`, with an archival file's `tags`."""
+def why_for(path: str, section: str | None, tags: Sequence[str] = (), *, undated: bool = False) -> str:
+    """The note for a line of `path`, in `section`, with an archival file's `tags`; `undated`: the line
+    and its file said no date."""
     section_part = f"{SECTION}{section}" if section else ""
     tags_part = f"{TAGS}{', '.join(tags)}" if tags else ""
-    return f"{PREFIX}{path}{section_part}{tags_part}"
+    return f"{PREFIX}{path}{section_part}{tags_part}{UNDATED if undated else ''}"
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,7 @@ class Note:
     path: str
     section: str | None
     tags: str  # as written: "family, Haifa"
+    undated: bool = False
 
 
 def read_note(why: str | None, path: str | None = None) -> Note | None:
@@ -34,17 +38,18 @@ def read_note(why: str | None, path: str | None = None) -> Note | None:
     file, read knowing where its path ends (one file's name may start like another's)."""
     if why is None or not why.startswith(PREFIX):
         return None
-    rest = why.removeprefix(PREFIX)
+    undated = why.endswith(UNDATED)
+    rest = why.removeprefix(PREFIX).removesuffix(UNDATED)
     if path is None:
         head, _, tags = rest.partition(TAGS)
         path, _, section = head.partition(SECTION)
-        return Note(path, section or None, tags)
+        return Note(path, section or None, tags, undated)
     if not rest.startswith(path):
         return None
     head, _, tags = rest.removeprefix(path).partition(TAGS)
     if head and not head.startswith(SECTION):
         return None  # another file whose name starts like this one's
-    return Note(path, head.removeprefix(SECTION) or None, tags)
+    return Note(path, head.removeprefix(SECTION) or None, tags, undated)
 
 
 def is_import_note(why: str | None) -> bool:
@@ -56,3 +61,10 @@ def imported_section(why: str | None) -> str | None:
     """The section a note names, or None (no note, or a line outside any section)."""
     note = read_note(why)
     return note.section if note else None
+
+
+def said_when_unknown(why: str | None) -> bool:
+    """Whether `why` is the note of a line imported without a date: its time is the import's, not when
+    it was said."""
+    note = read_note(why)
+    return note is not None and note.undated

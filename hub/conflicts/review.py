@@ -30,6 +30,7 @@ from hub.conflicts.fold import adds_nothing, same_words
 from hub.conflicts.judge import Judge, Judgement, Statement, Verdict
 from hub.conflicts.ledger import Conflict, ConflictStatus, Side
 from hub.conflicts.resolve import ConflictDecided, resolve, settle_moot, supersede
+from hub.imported import said_when_unknown
 from hub.keys import Keys
 from hub.locks import writing
 from hub.models import Change, Kind, Memory, Scope, State, utcnow
@@ -297,11 +298,14 @@ class Reviewer:
                 note="the owner corrected this; the correction supersedes the old memory",
             )
         # A temporary memory never wins automatically over one that lasts: it would leave it
-        # superseded by a memory about to expire. It waits for the owner, with its proposal.
+        # superseded by a memory about to expire. Nor does a line imported without a date: it is
+        # "newer" only by when it was imported (two agents' MEMORY.md files, the second imported a
+        # second later). Either waits for the owner, with its proposal.
         elif (
             conflict.severity.value in self.settings.conflict_auto_resolve
             and not conflict.inferred
             and lasts_as_long(newer, older)
+            and not said_when_unknown(newer.why)
         ):
             resolve(
                 self.redis,

@@ -189,7 +189,7 @@ def _read_file(
             "channel": base.channel or channel, "chat": base.chat, "session": item.session,
             "private": entry.private,
             "occurred_at": _occurred_at(entry.day or base.day, item.when, tz), "source": source,
-            "why": why_for(ref.path, item.section, tags),
+            "why": why_for(ref.path, item.section, tags, undated=(entry.day or base.day) is None),
         }  # fmt: skip
         try:
             # The hub's own screen: a line it would refuse for a secret is skipped here, not sent.

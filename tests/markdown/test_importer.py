@@ -2,6 +2,7 @@
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 from starlette.testclient import TestClient
 
@@ -94,7 +95,10 @@ def test_the_sample_workspace_imports_with_kinds_scopes_tiers_dates_and_sources(
         '2026-02-10: asked twice to "just send a voice note"',
     ]
     dana = memories["memory/archival/people/dana.md:10"]
-    assert dana.why == "imported from memory/archival/people/dana.md, section Details; tags: family, Haifa"
+    assert (
+        dana.why
+        == "imported from memory/archival/people/dana.md, section Details; tags: family, Haifa; undated"
+    )
     correction = memories["memory/conflicts/2026-03-05.md:3"]
     assert correction.text == "Noa works until 17:00 on Tuesdays and Thursdays since March"
     assert correction.evidence[0] == "Was: Noa works until 19:00 on weekdays (from MEMORY.md)"
@@ -219,3 +223,30 @@ def test_without_waiting_the_events_are_durable_and_stored_soon(make_agent: Call
     later = import_workspace(WORKSPACE, hub=tali)  # finds them queued or stored: waits, publishes none again
     assert later.imported + later.merged + later.already_present == 55
     assert all(m.channel == "whatsapp" for m in tali.all_memories() if m.chat is None)
+
+
+def test_two_agents_files_that_disagree_wait_for_the_owner_however_minor(
+    make_agent: Callable[..., Memhub], tmp_path: Path
+) -> None:
+    # Two agents move in; their MEMORY.md files drifted apart. Neither line says when it was written,
+    # so neither is newer: a low-severity conflict resolved "the newer wins" picked the file imported
+    # second. It waits for the owner, with its proposal, as a medium one does.
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    for name, line in (
+        ("wa", "Tali prefers voice notes over long texts."),
+        ("tg", "Tali likes short text replies, not voice notes."),
+    ):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "MEMORY.md").write_text(f"## Preferences\n\n- {line}\n", encoding="utf-8")
+    import_workspace(tmp_path / "wa", hub=wa)
+    import_workspace(tmp_path / "tg", hub=tg)
+
+    [conflict] = tg.conflicts()
+    assert (conflict.severity, conflict.status, conflict.resolution) == ("low", "open", None)
+    assert all(m.state is State.active for m in [*wa.all_memories(), *tg.all_memories()])
+    # Said live afterwards, the same preference is newer than both: the minor conflict resolves itself.
+    live = tg.wait(tg.publish("Tali does not like voice notes.")).memory_id
+    decided = [c for c in tg.conflicts() if live in c.memory_ids]
+    assert [(c.status, c.memory_ids[1], c.resolution and c.resolution.keep) for c in decided] == [
+        ("auto_resolved", live, live)
+    ]

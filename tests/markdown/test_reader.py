@@ -140,8 +140,18 @@ def test_a_known_section_is_known_with_emoji_bold_or_capitals_around_its_name(tm
             "imported from memory/2026-03-03.md, section Decisions made",
         ),
         ("Call the plumber", "open_loop", None, "imported from memory/2026-03-03.md, section Open loops"),
-        ("Tiles ordered.", "status", None, "imported from memory/projects/kitchen.md, section Status"),
-        ("Pick the grout", "open_loop", None, "imported from memory/projects/kitchen.md, section Open loops"),
+        (
+            "Tiles ordered.",
+            "status",
+            None,
+            "imported from memory/projects/kitchen.md, section Status; undated",
+        ),
+        (
+            "Pick the grout",
+            "open_loop",
+            None,
+            "imported from memory/projects/kitchen.md, section Open loops; undated",
+        ),
     ]
 
 
@@ -155,10 +165,11 @@ def test_a_project_line_labelled_with_a_section_belongs_to_that_section(tmp_path
         encoding="utf-8",
     )
     reading = read_workspace(tmp_path, layout=Layout(), agent="sam")
+    why = "imported from memory/projects/porto.md, section {}; undated"
     assert [(e.text, e.kind, e.why) for e in reading.events] == [
-        ("train booked, dinner pending", "status", "imported from memory/projects/porto.md, section Status"),
-        ("dinner reservation", "open_loop", "imported from memory/projects/porto.md, section Open loops"),
-        ("Status: Jo asked twice", "fact", "imported from memory/projects/porto.md, section Notes"),
+        ("train booked, dinner pending", "status", why.format("Status")),
+        ("dinner reservation", "open_loop", why.format("Open loops")),
+        ("Status: Jo asked twice", "fact", why.format("Notes")),
     ]
 
 
