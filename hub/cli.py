@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import os
 import signal
 import sys
 from contextlib import ExitStack
@@ -204,6 +205,11 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsInvalid as exc:
         print(f"memhub {args.command}: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # Read by `head` or a pager that quit: what was asked was done; the rest of the report has no
+        # reader. Python would print a traceback flushing stdout at exit: point it at nothing instead.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as a shell reports a command ended by SIGPIPE
     return code
 
 

@@ -1,5 +1,7 @@
 """`memhub import` and `memhub export` as a user runs them, against `memhub up` in its own process."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -42,6 +44,16 @@ def test_import_and_export_commands(tmp_path: Path) -> None:
 
         refused = memhub_cli("export", str(WORKSPACE), "--agent", "tali", "--url", url, "--quiet")
         assert refused.returncode == 2 and "not a memhub export" in refused.stderr
+
+        # Read by a `head` that quit before the report: it ended in a traceback.
+        piped = subprocess.Popen(
+            [sys.executable, "-m", "hub.cli", "import", str(WORKSPACE), "--agent", "tali", "--url", url, "--quiet"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert piped.stdout is not None
+        piped.stdout.close()  # long before the command starts to write
+        _, stderr = piped.communicate(timeout=300)
+        assert piped.returncode == 141 and "Traceback" not in stderr, stderr
     gone = memhub_cli("import", str(WORKSPACE), "--url", url, "--quiet")
     assert gone.returncode == 2 and "is `memhub up` running?" in gone.stderr
 
