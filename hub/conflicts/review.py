@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from redis import Redis
@@ -128,13 +128,11 @@ class Reviewer:
         projects' (or people's) own memories are never compared: "the deadline is Friday" in one does
         not contradict "Monday" in another.
         """
-        unnamed = memory.project is None and memory.person is None
         flt = MemoryFilter(
             now=utcnow(),
             project=memory.project,
             person=memory.person,
             states=frozenset({State.active, State.stale}),
-            all_scopes=unnamed,
         )
         query = SearchQuery(
             dense=dense,
@@ -144,6 +142,16 @@ class Reviewer:
             mode=SearchMode.dense,
         )
         hits = self.store.search(query)
+        if memory.project is None and memory.person is None:
+            # Searched apart, so that the projects' memories it does not speak of take no place from
+            # the ones it sees.
+            own = replace(flt, all_scopes=True, scopes=frozenset({Scope.project, Scope.person}))
+            spoken = [
+                h
+                for h in self.store.search(replace(query, filter=own))
+                if speaks_of_its_scope(memory, h.memory)
+            ]
+            hits = sorted([*hits, *spoken], key=lambda h: -h.score)[: query.limit]
         mine = order(memory)
         return [
             (h.memory, h.score)
@@ -151,7 +159,6 @@ class Reviewer:
             if h.memory.id != memory.id
             and h.score >= self.settings.conflict_min_similarity
             and order(h.memory) < mine
-            and (not unnamed or speaks_of_its_scope(memory, h.memory))
         ]
 
     def _review_one(self, memory: Memory, dense: list[float], outcome: ReviewOutcome) -> None:
