@@ -268,7 +268,8 @@ def _denies_what_other_says(a: Parsed, b: Parsed) -> bool:
     forbids = other.frame & lx.FORBIDS
     if forbids and not _matched(negative.negated, frozenset(forbids)):
         return False  # "can't have penicillin" / "allergic to penicillin"; not "has no allergies"
-    return bool(_matched(negative.negated, other.content))
+    # "voice notes, not long texts" denies nothing that "voice notes over long texts" affirms.
+    return bool(_matched(negative.negated, other.content - other.passed_over))
 
 
 def _one_off(routine: Parsed, once: Parsed) -> bool:

@@ -33,6 +33,8 @@ class Parsed:
     content: frozenset[str]  # every folded content word, subject included
     about: frozenset[str] = frozenset()  # what it is about: "Eli's swimming lessons": eli, swimming, lesson
     negated: frozenset[str] = frozenset()  # the words a negation is said of ("no arguing": argu)
+    # The alternative it does not take: "prefers voice notes over long texts" says nothing for long texts.
+    passed_over: frozenset[str] = frozenset()
 
 
 def _old_span(tokens: Sequence[Token]) -> set[int]:
@@ -73,6 +75,22 @@ def _negated(tokens: Sequence[Token], skip: set[int]) -> frozenset[str]:
 
 
 _NEGATED_WORDS = 3
+
+
+def _passed_over(tokens: Sequence[Token]) -> frozenset[str]:
+    """The first content words after "over", "rather than" or "instead of", in their clause."""
+    words: list[str] = []
+    lows = [t.low for t in tokens]
+    for i, low in enumerate(lows):
+        pair = (lows[i - 1], low) if i else ("", low)
+        if low == "over" or pair in (("rather", "than"), ("instead", "of")):
+            said: list[str] = []
+            for after in tokens[i + 1 :]:
+                if after.kind == "comma" or len(said) >= _NEGATED_WORDS:
+                    break
+                said.extend(_frame_words(after) if after.kind == "word" else ())
+            words += said
+    return frozenset(words)
 
 
 def _polarity_count(tokens: Sequence[Token], skip: set[int]) -> int:
@@ -155,4 +173,5 @@ def parse(text: str) -> Parsed:
         content=frozenset(content),
         negated=_negated(tokens, found.span),
         about=frozenset(about),
+        passed_over=_passed_over(tokens),
     )

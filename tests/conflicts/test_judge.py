@@ -260,6 +260,20 @@ def test_a_name_labelling_a_description_is_its_subject_not_a_speaker() -> None:
         assert speaker(message) is not None, message
 
 
+def test_an_alternative_passed_over_is_not_affirmed() -> None:
+    # "over long texts" says long texts are not preferred: "not long texts" agrees with it.
+    preference = "Tali prefers voice notes over long texts."
+    assert (
+        judge(preference, "Tali prefers voice notes again, not long texts.").verdict is not Verdict.conflict
+    )
+    assert judge(
+        "Noa orders the fish rather than the steak.", "Noa orders the fish, not the steak."
+    ).verdict is not (Verdict.conflict)
+    # What it does prefer can still be denied.
+    flip = judge(preference, "Tali likes short text replies, not voice notes.")
+    assert (flip.verdict, flip.severity) == (Verdict.conflict, Severity.low)
+
+
 def test_a_blood_type_in_words_is_its_sign() -> None:
     assert judge("Marcus's blood type is O negative.", "Marcus has O-negative blood.").verdict is not (
         Verdict.conflict
