@@ -193,6 +193,10 @@ def build_parser() -> argparse.ArgumentParser:
     from hub.auth import commands as auth_commands  # `memhub keys` and `memhub dlq`
 
     auth_commands.add_commands(sub)
+
+    from hub.conflicts import commands as conflict_commands  # `memhub conflicts`
+
+    conflict_commands.add_commands(sub)
     return parser
 
 

@@ -1,4 +1,5 @@
-"""`memhub keys create|list|revoke` and `memhub dlq list|replay`, through the hub's API.
+"""`memhub keys create|list|revoke` and `memhub dlq list|replay`, through the hub's API (and the
+request every admin command makes, `call_hub`).
 
 They go through the API rather than Redis so that they work the same against the embedded hub
 (whose Redis has no address outside it) and a deployment; they need the admin key.
@@ -17,7 +18,9 @@ import httpx
 from hub.settings import get_settings
 
 
-def _call(args: argparse.Namespace, method: str, path: str, **kwargs: Any) -> Any:
+def call_hub(args: argparse.Namespace, method: str, path: str, **kwargs: Any) -> Any:
+    """The hub's answer to one API request, with the admin key; a refusal or no answer ends the command
+    with the reason."""
     settings = get_settings()
     base_url = args.url or f"http://{settings.host}:{settings.port}"
     headers = {"Authorization": f"Bearer {args.admin_key}"} if args.admin_key else {}
@@ -45,33 +48,33 @@ def cmd_keys(args: argparse.Namespace) -> int:
         for name in ("scopes", "projects", "persons", "channels"):
             if value := getattr(args, name):
                 grants[name] = value.split(",")
-        created = _call(
+        created = call_hub(
             args, "POST", "/v1/keys", json={"agent": args.agent, "grants": grants, "admin": args.admin}
         )
         print(json.dumps(created["key"], indent=2))
         print(f"token (shown once, stored only as a hash): {created['token']}")
     elif args.action == "list":
-        for key in _call(args, "GET", "/v1/keys")["keys"]:
+        for key in call_hub(args, "GET", "/v1/keys")["keys"]:
             state = f"revoked {key['revoked_at']}" if key["revoked_at"] else "live"
             print(f"{key['id']}  {key['agent']:<20} {state:<10} {json.dumps(key['grants'])}")
     else:
-        revoked = _call(args, "DELETE", f"/v1/keys/{args.key_id}")
+        revoked = call_hub(args, "DELETE", f"/v1/keys/{args.key_id}")
         print(f"revoked {revoked['id']} ({revoked['agent']})")
     return 0
 
 
 def cmd_dlq(args: argparse.Namespace) -> int:
     if args.action == "list":
-        for letter in _call(args, "GET", "/v1/dlq", params={"limit": args.limit})["dead_letters"]:
+        for letter in call_hub(args, "GET", "/v1/dlq", params={"limit": args.limit})["dead_letters"]:
             print(f"{letter['at']}  {letter['id']}  {letter['status']}: {letter['error']}")
     else:
         params = {"event_id": args.event_id} if args.event_id else {}
-        replayed = _call(args, "POST", "/v1/dlq/replay", params=params)["ids"]
+        replayed = call_hub(args, "POST", "/v1/dlq/replay", params=params)["ids"]
         print(f"replayed {len(replayed)} event(s): {' '.join(replayed)}")
     return 0
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def add_hub_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", help="the hub's API (default: MEMHUB_HOST and MEMHUB_PORT)")
     parser.add_argument("--admin-key", default=os.environ.get("MEMHUB_ADMIN_KEY"), help="or MEMHUB_ADMIN_KEY")
 
@@ -95,7 +98,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     revoke = actions.add_parser("revoke", help="a key stops working at once")
     revoke.add_argument("key_id", help="as `keys list` shows it")
     for parser in (create, actions.add_parser("list", help="every key, its agent and grants"), revoke):
-        _common(parser)
+        add_hub_options(parser)
     keys.set_defaults(func=cmd_keys)
 
     dlq = sub.add_parser("dlq", help="dead letters: events rejected or failed, with the cause")
@@ -105,5 +108,5 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     replay = dlq_actions.add_parser("replay", help="put dead letters back on the stream (all, or one)")
     replay.add_argument("event_id", nargs="?", help="only this event (default: every dead letter)")
     for parser in (listing, replay):
-        _common(parser)
+        add_hub_options(parser)
     dlq.set_defaults(func=cmd_dlq)
