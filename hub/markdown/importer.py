@@ -37,6 +37,9 @@ class ImportReport:
     skipped: list[Skipped] = field(default_factory=list)
     refused: list[Skipped] = field(default_factory=list)  # the hub rejected them
     notes: list[str] = field(default_factory=list)
+    # Open conflicts the imported memories are in (another agent's files said otherwise); None when the
+    # key may not read the ledger.
+    conflicts: int | None = None
     dry_run: bool = False
     seconds: float = 0.0
 
@@ -52,6 +55,10 @@ class ImportReport:
                 f"  {'merged':<17} {self.merged}  (restated a memory the hub had: it was reinforced)"
             )
             lines.append(f"  {'still queued':<17} {self.pending}")
+        if self.conflicts:
+            lines.append(
+                f"  {'in conflict':<17} {self.conflicts}  (open, with what the hub had: memhub conflicts list)"
+            )
         if self.closed:
             lines.append(
                 f"  {'closed' if not self.dry_run else 'would close':<17} {self.closed}  (checked off, - [x], or done)"
@@ -129,6 +136,7 @@ def import_workspace(
         _account(report, done, sources)
         report.pending = len(waiting) - len(done)
         _close(hub, closing, present, done, report, sources)
+        report.conflicts = _open_conflicts(hub, {s.memory_id for s in done.values() if s.memory_id})
     report.seconds = time.monotonic() - started
     return report
 
@@ -221,6 +229,18 @@ def _wait(hub: Memhub, ids: list[str], *, timeout: float, progress: bool) -> dic
             if pending:
                 time.sleep(0.25)
     return done
+
+
+def _open_conflicts(hub: Memhub, memory_ids: set[str]) -> int | None:
+    """How many open conflicts hold one of these memories; None for a key that may not read the ledger."""
+    if not memory_ids:
+        return 0
+    try:
+        return sum(1 for c in hub.all_conflicts(status="open") if memory_ids & set(c.memory_ids))
+    except MemhubError as exc:
+        if exc.status_code == 403:
+            return None
+        raise
 
 
 def _account(report: ImportReport, done: dict[str, EventStatusPublic], sources: dict[str, str]) -> None:

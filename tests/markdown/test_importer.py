@@ -238,8 +238,10 @@ def test_two_agents_files_that_disagree_wait_for_the_owner_however_minor(
     ):
         (tmp_path / name).mkdir()
         (tmp_path / name / "MEMORY.md").write_text(f"## Preferences\n\n- {line}\n", encoding="utf-8")
-    import_workspace(tmp_path / "wa", hub=wa)
-    import_workspace(tmp_path / "tg", hub=tg)
+    assert import_workspace(tmp_path / "wa", hub=wa).conflicts == 0
+    second = import_workspace(tmp_path / "tg", hub=tg)
+    assert second.conflicts == 1
+    assert "in conflict       1  (open, with what the hub had: memhub conflicts list)" in second.summary()
 
     [conflict] = tg.conflicts()
     assert (conflict.severity, conflict.status, conflict.resolution) == ("low", "open", None)
