@@ -12,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 from hub.auth.commands import add_hub_options, call_hub
 from hub.conflicts.judge import Severity
@@ -75,15 +76,14 @@ def cmd_conflicts(args: argparse.Namespace) -> int:
             shown += 1
         print(f"{shown} conflict(s)" + ("" if args.status == "all" else f", {args.status}"))
         return 0
-    conflict = Conflict.model_validate(call_hub(args, "GET", f"/v1/conflicts/{args.conflict_id}"))
+    path = f"/v1/conflicts/{quote(args.conflict_id, safe='')}"  # a mistyped id names no other route
+    conflict = Conflict.model_validate(call_hub(args, "GET", path))
     keep = conflict.memory_ids[_SIDES[args.keep]] if args.keep in _SIDES else args.keep
     if keep != "both" and keep not in conflict.memory_ids:
         print(f"memhub conflicts: --keep takes 1, 2, both or one of {conflict.memory_ids}", file=sys.stderr)
         return 2
     body = {"keep": keep, "by": "owner", "note": args.note}
-    decided = Conflict.model_validate(
-        call_hub(args, "POST", f"/v1/conflicts/{conflict.id}/resolve", json=body)
-    )
+    decided = Conflict.model_validate(call_hub(args, "POST", f"{path}/resolve", json=body))
     print("\n".join(describe(decided)))
     return 0
 
