@@ -6,7 +6,7 @@ from pathlib import Path
 from hub.markdown.layout import Layout
 from hub.markdown.reader import read_workspace
 from hub.markdown.render import render_workspace
-from hub.models import EventCreate, Memory, Tier
+from hub.models import EventCreate, Memory, State, Tier
 from tests.markdown.conftest import WORKSPACE
 
 RECEIVED = datetime(2026, 11, 29, 12, 30, tzinfo=UTC)
@@ -80,6 +80,23 @@ def test_a_daily_file_keeps_its_sessions_sections_and_tags(tmp_path: Path) -> No
     # A deduction without evidence was imported as a fact: its line says so, in its own section.
     assert "- [FACT] Noa likes reminders the evening before, not on the same morning" in daily.splitlines()
     assert "ghp_" not in daily and "rclone" not in daily
+
+
+def test_something_to_do_in_a_session_is_written_with_its_box(tmp_path: Path) -> None:
+    # Written back as "- [OPEN_LOOP] Call the plumber" and "- [TASK] Sent the photos" (no longer checked
+    # off: it came back open), a daily log no longer read as the agent wrote it.
+    daily = (
+        "# 2026-11-20\n\n## 09:15 session (whatsapp)\n\n"
+        "- Noa has a fever.\n- [ ] Call the plumber.\n- [x] Sent the photos to Dana.\n"
+    )
+    root = write({"memory/daily/2026-11-20.md": daily}, tmp_path / "daily")
+    # The import closes what was checked off once it is stored.
+    memories = [
+        m.model_copy(update={"state": State.resolved}) if m.text.startswith("Sent") else m
+        for m in memories_in(root)
+    ]
+    written = render_workspace(memories, layout=Layout()).files["memory/daily/2026-11-20.md"]
+    assert written == daily
 
 
 def test_memories_published_live_go_where_their_fields_say(tmp_path: Path) -> None:
