@@ -29,7 +29,7 @@ from hub.conflicts import lexicon as lx
 from hub.conflicts.chat import speech
 from hub.conflicts.subject import OWNER, SOMEONE
 from hub.conflicts.text import parse
-from hub.conflicts.tokens import canon, content_words, sentence_around, words_match
+from hub.conflicts.tokens import canon, content_words, letter_words, sentence_around, words_match
 
 _MONTH = "(?:" + "|".join(lx.MONTHS) + ")"
 
@@ -213,16 +213,12 @@ def about_other_people(older: str, newer: str) -> bool:
     names_a, names_b = _subject_names(older), _subject_names(newer)
     if not names_a or not names_b:
         return False
-    return not (names_a & _words(newer) or names_b & _words(older))
+    return not (names_a & letter_words(newer) or names_b & letter_words(older))
 
 
 def _subject_names(text: str) -> set[str]:
     """The capitalised names in a statement's subject ("Grandma Ruth": grandma, ruth)."""
     return _person_words(text) & {w.casefold() for w in _WORD.findall(speech(text)) if w[0].isupper()}
-
-
-def _words(text: str) -> set[str]:
-    return {w.casefold() for w in _WORD.findall(text)}
 
 
 def shared_topic(older: str, newer: str) -> set[str]:

@@ -17,7 +17,6 @@ an event redelivered after a crash is reviewed again with the same result.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
@@ -30,14 +29,13 @@ from hub.conflicts.fold import adds_nothing, same_words
 from hub.conflicts.judge import Judge, Judgement, Statement, Verdict
 from hub.conflicts.ledger import Conflict, ConflictStatus, Side
 from hub.conflicts.resolve import ConflictDecided, resolve, settle_moot, supersede
+from hub.conflicts.tokens import letter_words
 from hub.imported import said_when_unknown
 from hub.keys import Keys
 from hub.locks import writing
 from hub.models import Change, Kind, Memory, Scope, State, utcnow
 from hub.settings import Settings
 from hub.store.base import NO_TERMS, MemoryFilter, MemoryStore, SearchMode, SearchQuery
-
-_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass
@@ -81,11 +79,7 @@ def speaks_of_its_scope(memory: Memory, other: Memory) -> bool:
     """Whether `memory` says a word of the name of the project or person `other` is kept for ("the
     Lisbon flight": project lisbon-trip); true of a memory kept for everyone."""
     name = {Scope.project: other.project, Scope.person: other.person}.get(other.scope)
-    return name is None or bool(_words(name) & _words(memory.text))
-
-
-def _words(text: str) -> set[str]:
-    return {w.casefold() for w in _WORD.findall(text)}
+    return name is None or bool(letter_words(name) & letter_words(memory.text))
 
 
 def order(memory: Memory) -> tuple[float, float, str]:

@@ -65,32 +65,32 @@ def _negated(tokens: Sequence[Token], skip: set[int]) -> frozenset[str]:
         if _expands(tokens, i):
             words.update(lx.EXPANSIONS[tok.low])
         elif tok.low in lx.NEGATORS or tok.low == "used":
-            said: list[str] = []
-            for after in tokens[i + 1 :]:
-                if after.kind == "comma" or len(said) >= _NEGATED_WORDS:
-                    break
-                said.extend(_frame_words(after) if after.kind == "word" else ())
-            words.update(said)
+            words.update(_words_after(tokens, i))
     return frozenset(words)
 
 
 _NEGATED_WORDS = 3
 
 
+def _words_after(tokens: Sequence[Token], i: int) -> list[str]:
+    """The first content words after token `i`, in its clause: what a "not" or an "over" is said of."""
+    said: list[str] = []
+    for after in tokens[i + 1 :]:
+        if after.kind == "comma" or len(said) >= _NEGATED_WORDS:
+            break
+        said.extend(_frame_words(after) if after.kind == "word" else ())
+    return said
+
+
 def _passed_over(tokens: Sequence[Token]) -> frozenset[str]:
     """The first content words after "over", "rather than" or "instead of", in their clause."""
-    words: list[str] = []
     lows = [t.low for t in tokens]
-    for i, low in enumerate(lows):
-        pair = (lows[i - 1], low) if i else ("", low)
-        if low == "over" or pair in (("rather", "than"), ("instead", "of")):
-            said: list[str] = []
-            for after in tokens[i + 1 :]:
-                if after.kind == "comma" or len(said) >= _NEGATED_WORDS:
-                    break
-                said.extend(_frame_words(after) if after.kind == "word" else ())
-            words += said
-    return frozenset(words)
+    return frozenset(
+        word
+        for i, low in enumerate(lows)
+        if low == "over" or (i and (lows[i - 1], low) in (("rather", "than"), ("instead", "of")))
+        for word in _words_after(tokens, i)
+    )
 
 
 def _polarity_count(tokens: Sequence[Token], skip: set[int]) -> int:

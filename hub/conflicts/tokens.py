@@ -100,6 +100,14 @@ def _sentence_ends(text: str) -> Iterator[int]:
             yield match.start()
 
 
+_LETTERS = re.compile(r"[^\W\d_]+")  # letters, "Jürgen" whole; "lisbon-trip" is two words
+
+
+def letter_words(text: str) -> set[str]:
+    """Every run of letters in `text`, casefolded, unfolded otherwise (names as they are written)."""
+    return {w.casefold() for w in _LETTERS.findall(text)}
+
+
 @lru_cache(maxsize=8192)
 def content_words(text: str) -> frozenset[str]:
     """The folded words and numbers of a whole text (every sentence), function words left out; cached,

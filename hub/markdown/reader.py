@@ -182,14 +182,15 @@ def _read_file(
         if event_id in seen:
             reading.skipped.append(Skipped(source, f"the same text as line {seen[event_id]}"))
             continue
+        day = entry.day or base.day  # None: the line and its file say no date
         fields: dict[str, Any] = {
             "id": event_id, "text": entry.text, "agent": agent, "kind": kind,
             "evidence": list(entry.evidence), "tier": base.tier, "scope": base.scope,
             "project": base.project, "person": base.person,
             "channel": base.channel or channel, "chat": base.chat, "session": item.session,
             "private": entry.private,
-            "occurred_at": _occurred_at(entry.day or base.day, item.when, tz), "source": source,
-            "why": why_for(ref.path, item.section, tags, undated=(entry.day or base.day) is None),
+            "occurred_at": _occurred_at(day, item.when, tz), "source": source,
+            "why": why_for(ref.path, item.section, tags, undated=day is None),
         }  # fmt: skip
         try:
             # The hub's own screen: a line it would refuse for a secret is skipped here, not sent.
