@@ -215,6 +215,13 @@ class Settings(BaseSettings):
         """The RQ queue of what follows a write (the review, promotion scoring): workers take it last."""
         return f"{self.queue_name}-background"
 
+    @property
+    def local_api_url(self) -> str:
+        """Where a `memhub` command on this machine reaches the API: one listening on every address
+        (0.0.0.0, ::) answers on the loopback; an IPv6 address is written in brackets."""
+        host = "127.0.0.1" if self.host in {"0.0.0.0", "::"} else self.host
+        return f"http://{f'[{host}]' if ':' in host else host}:{self.port}"
+
     def core_budget(self, agent: str) -> CoreBudget:
         """The agent's own budget if it has one, else the hub's default."""
         default = CoreBudget(words=self.core_budget_words, lines=self.core_budget_lines)

@@ -66,9 +66,7 @@ def summary(job: CompactionJob) -> str:
 
 
 def cmd_maintenance(args: argparse.Namespace) -> int:
-    settings = get_settings()
-    host = "127.0.0.1" if settings.host in {"0.0.0.0", "::"} else settings.host
-    url = args.url or f"http://{host}:{settings.port}"
+    url = args.url or get_settings().local_api_url
     logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per poll would bury the bar
     try:
         with Memhub(url, agent=args.agent, api_key=args.api_key) as client:

@@ -22,9 +22,7 @@ DEFAULT_AGENT = "main"  # OpenClaw's default agent id
 
 
 def _client(args: argparse.Namespace) -> Memhub:
-    settings = get_settings()
-    host = "127.0.0.1" if settings.host in {"0.0.0.0", "::"} else settings.host
-    url = args.url or f"http://{host}:{settings.port}"
+    url = args.url or get_settings().local_api_url
     # Many small requests: httpx's per-request INFO lines would bury the progress bar.
     logging.getLogger("httpx").setLevel(logging.WARNING)
     return Memhub(
