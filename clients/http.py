@@ -301,13 +301,14 @@ class Memhub:
         scope: str | None = None,
         project: str | None = None,
         person: str | None = None,
+        every_agent: bool = False,
     ) -> ConflictPage:
-        """One page of the conflicts in the ledger that involve this agent, newest first; pass its
-        `next_offset` as `offset` for the next. Conflicts recorded meanwhile move nothing between
-        pages. `status=`, `severity=`, `scope=`, `project=`, `person=` narrow it (named, as in
-        `memories`, so a misspelt one is an error)."""
-        params = _given(agent=self.agent, limit=limit, offset=offset, status=status, severity=severity,
-                        scope=scope, project=project, person=person)  # fmt: skip
+        """One page of the conflicts in the ledger that involve this agent (`every_agent`: the whole
+        ledger), newest first; pass its `next_offset` as `offset` for the next. Conflicts recorded
+        meanwhile move nothing between pages. `status=`, `severity=`, `scope=`, `project=`, `person=`
+        narrow it (named, as in `memories`, so a misspelt one is an error)."""
+        params = _given(agent=None if every_agent else self.agent, limit=limit, offset=offset, status=status,
+                        severity=severity, scope=scope, project=project, person=person)  # fmt: skip
         return ConflictPage.model_validate(self._call("GET", "/v1/conflicts", params=params))
 
     def all_conflicts(
@@ -319,13 +320,15 @@ class Memhub:
         scope: str | None = None,
         project: str | None = None,
         person: str | None = None,
+        every_agent: bool = False,
     ) -> Iterator[Conflict]:
-        """Every conflict involving this agent, newest first, page after page, narrowed as
-        `conflict_page` narrows it."""
+        """Every conflict involving this agent (`every_agent`: every conflict), newest first, page after
+        page, narrowed as `conflict_page` narrows it."""
 
         def page(offset: str | None) -> tuple[list[Conflict], str | None]:
             found = self.conflict_page(limit=page_size, offset=offset, status=status, severity=severity,
-                                       scope=scope, project=project, person=person)  # fmt: skip
+                                       scope=scope, project=project, person=person,
+                                       every_agent=every_agent)  # fmt: skip
             return found.conflicts, found.next_offset
 
         return _every(page)

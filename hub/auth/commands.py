@@ -1,5 +1,5 @@
 """`memhub keys create|list|revoke` and `memhub dlq list|replay`, through the hub's API (and the
-request every admin command makes, `call_hub`).
+options every admin command takes, `add_hub_options`).
 
 They go through the API rather than Redis so that they work the same against the embedded hub
 (whose Redis has no address outside it) and a deployment; they need the admin key.
@@ -18,11 +18,8 @@ import httpx
 from hub.settings import get_settings
 
 
-def call_hub(args: argparse.Namespace, method: str, path: str, **kwargs: Any) -> Any:
-    """The hub's answer to one API request, with the admin key; a refusal or no answer ends the command
-    with the reason."""
-    settings = get_settings()
-    base_url = args.url or f"http://{settings.host}:{settings.port}"
+def _call(args: argparse.Namespace, method: str, path: str, **kwargs: Any) -> Any:
+    base_url = args.url or get_settings().local_api_url
     headers = {"Authorization": f"Bearer {args.admin_key}"} if args.admin_key else {}
     try:
         response = httpx.request(method, f"{base_url}{path}", headers=headers, timeout=30, **kwargs)
@@ -48,28 +45,28 @@ def cmd_keys(args: argparse.Namespace) -> int:
         for name in ("scopes", "projects", "persons", "channels"):
             if value := getattr(args, name):
                 grants[name] = value.split(",")
-        created = call_hub(
+        created = _call(
             args, "POST", "/v1/keys", json={"agent": args.agent, "grants": grants, "admin": args.admin}
         )
         print(json.dumps(created["key"], indent=2))
         print(f"token (shown once, stored only as a hash): {created['token']}")
     elif args.action == "list":
-        for key in call_hub(args, "GET", "/v1/keys")["keys"]:
+        for key in _call(args, "GET", "/v1/keys")["keys"]:
             state = f"revoked {key['revoked_at']}" if key["revoked_at"] else "live"
             print(f"{key['id']}  {key['agent']:<20} {state:<10} {json.dumps(key['grants'])}")
     else:
-        revoked = call_hub(args, "DELETE", f"/v1/keys/{args.key_id}")
+        revoked = _call(args, "DELETE", f"/v1/keys/{args.key_id}")
         print(f"revoked {revoked['id']} ({revoked['agent']})")
     return 0
 
 
 def cmd_dlq(args: argparse.Namespace) -> int:
     if args.action == "list":
-        for letter in call_hub(args, "GET", "/v1/dlq", params={"limit": args.limit})["dead_letters"]:
+        for letter in _call(args, "GET", "/v1/dlq", params={"limit": args.limit})["dead_letters"]:
             print(f"{letter['at']}  {letter['id']}  {letter['status']}: {letter['error']}")
     else:
         params = {"event_id": args.event_id} if args.event_id else {}
-        replayed = call_hub(args, "POST", "/v1/dlq/replay", params=params)["ids"]
+        replayed = _call(args, "POST", "/v1/dlq/replay", params=params)["ids"]
         print(f"replayed {len(replayed)} event(s): {' '.join(replayed)}")
     return 0
 

@@ -2,21 +2,23 @@
 
 Moving two agents' files in leaves the contradictions between them open, with their proposals; only
 high-severity ones are put to the owner as an agent's question. These commands show the rest and
-record the owner's decision, through the hub's API like `memhub keys` (the admin key, or none in
-single-user mode).
+record the owner's decision through the SDK, with the admin key (or none in single-user mode), as
+`memhub keys` takes it.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
-from collections.abc import Iterator
-from typing import Any
-from urllib.parse import quote
 
-from hub.auth.commands import add_hub_options, call_hub
+import httpx
+
+from clients.http import Memhub, MemhubError
+from hub.auth.commands import add_hub_options
 from hub.conflicts.judge import Severity
 from hub.conflicts.ledger import Conflict, ConflictStatus
+from hub.settings import get_settings
 
 # What --keep takes besides a memory id: the side as `list` numbers it, or both.
 _SIDES = {"1": 0, "2": 1}
@@ -52,39 +54,38 @@ def describe(conflict: Conflict) -> list[str]:
     return lines
 
 
-def _pages(args: argparse.Namespace) -> Iterator[Conflict]:
-    status = None if args.status == "all" else args.status
-    params: dict[str, Any] = {
-        k: v for k, v in (("status", status), ("agent", args.agent), ("severity", args.severity)) if v
-    }
-    offset: str | None = None
-    while True:
-        page = call_hub(
-            args, "GET", "/v1/conflicts", params={**params, **({"offset": offset} if offset else {})}
-        )
-        yield from (Conflict.model_validate(c) for c in page["conflicts"])
-        offset = page["next_offset"]
-        if offset is None:
-            return
-
-
 def cmd_conflicts(args: argparse.Namespace) -> int:
-    if args.action == "list":
-        shown = 0
-        for conflict in _pages(args):
-            print("\n".join(describe(conflict)), end="\n\n")
-            shown += 1
-        print(f"{shown} conflict(s)" + ("" if args.status == "all" else f", {args.status}"))
-        return 0
-    path = f"/v1/conflicts/{quote(args.conflict_id, safe='')}"  # a mistyped id names no other route
-    conflict = Conflict.model_validate(call_hub(args, "GET", path))
+    url = args.url or get_settings().local_api_url
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per page would bury the answer
+    # The owner's ledger: the agent a client speaks for only narrows the listing, when named.
+    try:
+        with Memhub(url, agent=getattr(args, "agent", None) or "owner", api_key=args.admin_key) as hub:
+            return _list(hub, args) if args.action == "list" else _resolve(hub, args)
+    except httpx.TransportError as exc:
+        print(f"memhub conflicts: cannot reach the hub at {url} ({exc}); is it running?", file=sys.stderr)
+        return 1
+    except MemhubError as exc:
+        print(f"memhub conflicts: {exc}", file=sys.stderr)
+        return 1
+
+
+def _list(hub: Memhub, args: argparse.Namespace) -> int:
+    status = None if args.status == "all" else args.status
+    shown = 0
+    for conflict in hub.all_conflicts(status=status, severity=args.severity, every_agent=args.agent is None):
+        print("\n".join(describe(conflict)), end="\n\n")
+        shown += 1
+    print(f"{shown} conflict(s)" + ("" if status is None else f", {status}"))
+    return 0
+
+
+def _resolve(hub: Memhub, args: argparse.Namespace) -> int:
+    conflict = hub.conflict(args.conflict_id)
     keep = conflict.memory_ids[_SIDES[args.keep]] if args.keep in _SIDES else args.keep
     if keep != "both" and keep not in conflict.memory_ids:
         print(f"memhub conflicts: --keep takes 1, 2, both or one of {conflict.memory_ids}", file=sys.stderr)
         return 2
-    body = {"keep": keep, "by": "owner", "note": args.note}
-    decided = Conflict.model_validate(call_hub(args, "POST", f"{path}/resolve", json=body))
-    print("\n".join(describe(decided)))
+    print("\n".join(describe(hub.resolve_conflict(conflict.id, keep, note=args.note))))
     return 0
 
 
