@@ -304,9 +304,17 @@ def reported_change(older: str, newer: str, similarity: float, threshold: float)
         or about_other_people(older, newer)
         or _no_amount(cue, older)
         or _other_object(newer, older)
+        or _turned_down_twice(older, newer)
     ):
         return None
     return cue
+
+
+def _turned_down_twice(older: str, newer: str) -> bool:
+    """The newer statement passes over what the older one denies: "We do not take the car" / "We take
+    the train rather than the car" agree on the car, and "rather than" changes nothing."""
+    denied, passed_over = parse(speech(older)).negated, parse(speech(newer)).passed_over
+    return any(words_match(w, v) for w in denied for v in passed_over)
 
 
 def _other_object(newer: str, older: str) -> bool:

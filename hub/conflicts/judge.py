@@ -268,6 +268,10 @@ def _denies_what_other_says(a: Parsed, b: Parsed) -> bool:
     forbids = other.frame & lx.FORBIDS
     if forbids and not _matched(negative.negated, frozenset(forbids)):
         return False  # "can't have penicillin" / "allergic to penicillin"; not "has no allergies"
+    if _matched(negative.negated, other.passed_over):
+        # "We do not take the car" / "We take the train rather than the car": both turn the car down,
+        # and the verb they share is no denial of the train.
+        return False
     # "voice notes, not long texts" denies nothing that "voice notes over long texts" affirms.
     return bool(_matched(negative.negated, other.content - other.passed_over))
 

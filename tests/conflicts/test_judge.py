@@ -274,6 +274,22 @@ def test_an_alternative_passed_over_is_not_affirmed() -> None:
     assert (flip.verdict, flip.severity) == (Verdict.conflict, Severity.low)
 
 
+def test_what_both_turn_down_is_no_contradiction() -> None:
+    # The review gives the pair's closeness, which lets "rather than" report a change: not of the car,
+    # which both sides turn down.
+    close = 0.8
+    car = "We do not take the car."
+    for newer in ("We take the train rather than the car.", "We take the train instead of the car."):
+        assert RuleJudge().judge(Statement(car), Statement(newer), close).verdict is Verdict.compatible
+    # Taking what the other denies is still a contradiction, and passing over what the other takes a change.
+    taken = RuleJudge().judge(Statement(car), Statement("We take the car rather than the train."), close)
+    assert taken.verdict is Verdict.conflict
+    changed = RuleJudge().judge(
+        Statement("We take the car."), Statement("We take the train rather than the car."), close
+    )
+    assert (changed.verdict, changed.inferred) == (Verdict.conflict, True)
+
+
 def test_a_blood_type_in_words_is_its_sign() -> None:
     assert judge("Marcus's blood type is O negative.", "Marcus has O-negative blood.").verdict is not (
         Verdict.conflict
