@@ -37,8 +37,7 @@ class ImportReport:
     skipped: list[Skipped] = field(default_factory=list)
     refused: list[Skipped] = field(default_factory=list)  # the hub rejected them
     notes: list[str] = field(default_factory=list)
-    # Open conflicts the imported memories are in (another agent's files said otherwise); None when the
-    # key may not read the ledger.
+    # Open conflicts the imported memories are in (another agent's files said otherwise); None on a dry run.
     conflicts: int | None = None
     dry_run: bool = False
     seconds: float = 0.0
@@ -231,16 +230,12 @@ def _wait(hub: Memhub, ids: list[str], *, timeout: float, progress: bool) -> dic
     return done
 
 
-def _open_conflicts(hub: Memhub, memory_ids: set[str]) -> int | None:
-    """How many open conflicts hold one of these memories; None for a key that may not read the ledger."""
+def _open_conflicts(hub: Memhub, memory_ids: set[str]) -> int:
+    """How many open conflicts hold one of these memories. The key may read the ledger: it listed the
+    agent's memories, which needs the owner's view too."""
     if not memory_ids:
         return 0
-    try:
-        return sum(1 for c in hub.all_conflicts(status="open") if memory_ids & set(c.memory_ids))
-    except MemhubError as exc:
-        if exc.status_code == 403:
-            return None
-        raise
+    return sum(1 for c in hub.all_conflicts(status="open") if memory_ids & set(c.memory_ids))
 
 
 def _account(report: ImportReport, done: dict[str, EventStatusPublic], sources: dict[str, str]) -> None:

@@ -4,11 +4,16 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
 from clients import Memhub
+from clients.http import MemhubError
+from hub.api.app import create_app
+from hub.embedded import EmbeddedHub
 from hub.markdown import import_workspace
 from hub.models import Memory, State
+from hub.services import Services
 from tests.markdown.conftest import WORKSPACE
 
 
@@ -252,3 +257,36 @@ def test_two_agents_files_that_disagree_wait_for_the_owner_however_minor(
     assert [(c.status, c.memory_ids[1], c.resolution and c.resolution.keep) for c in decided] == [
         ("auto_resolved", live, live)
     ]
+
+
+def test_a_key_kept_to_some_people_is_refused_before_anything_is_written(
+    make_services: Callable[..., Services], tmp_path: Path
+) -> None:
+    # Import reads what the agent holds already, and counts the conflicts its lines are in: the owner's
+    # view. A key kept to some people is told so up front, with nothing half-imported.
+    admin = "admin-secret-for-tests"
+    hub = EmbeddedHub(services=make_services(auth=True, admin_key=admin), redis_server=None)
+    hub.start_workers(1, sweep_interval=0.5)
+    try:
+        with TestClient(create_app(hub.services)) as api:
+            created = api.post(
+                "/v1/keys",
+                json={"agent": "tg-assistant", "grants": {"persons": ["Tali"]}},
+                headers={"Authorization": f"Bearer {admin}"},
+            )
+            assert created.status_code == 201, created.text
+            tg = Memhub(agent="tg-assistant", channel="telegram", api_key=created.json()["token"], client=api)
+            (tmp_path / "tg").mkdir()
+            (tmp_path / "tg" / "MEMORY.md").write_text(
+                "## Preferences\n\n- Tali likes short text replies, not voice notes.\n", encoding="utf-8"
+            )
+            with pytest.raises(MemhubError) as refused:
+                import_workspace(tmp_path / "tg", hub=tg)
+            assert refused.value.status_code == 403
+            assert "needs an unrestricted key" in str(refused.value)
+            # With the owner's key the same folder moves in, new: the refused import published nothing.
+            owner = Memhub(agent="tg-assistant", channel="telegram", api_key=admin, client=api)
+            moved = import_workspace(tmp_path / "tg", hub=owner)
+            assert (moved.imported, moved.already_present, moved.conflicts) == (1, 0, 0)
+    finally:
+        hub.stop()
