@@ -197,6 +197,10 @@ def build_parser() -> argparse.ArgumentParser:
     from hub.conflicts import commands as conflict_commands  # `memhub conflicts`
 
     conflict_commands.add_commands(sub)
+
+    from hub.promotion import commands as promotion_commands  # `memhub promotions`
+
+    promotion_commands.add_commands(sub)
     return parser
 
 
