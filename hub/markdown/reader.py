@@ -128,6 +128,14 @@ def read_workspace(
         _read_file(ref, blocks, reading, agent=agent, channel=channel, tz=layout.tz, lines=lines)
         lines.reach(text.count("\n") + 1)
     reading.skipped.sort(key=lambda s: _source_order(s.source))
+    kinds = {ref.kind for ref, _ in texts}
+    if FileKind.long_term in kinds and FileKind.core not in kinds:
+        # An agent that loaded MEMORY.md whole every session finds its core block empty: say why.
+        reading.notes.append(
+            f"no {layout.core[0].template}: this agent's core block starts empty; {layout.long_term[0].template}'s "
+            "lines are long-term memories, searched, and move to core as they come up often "
+            "(memhub promotions list)"
+        )
     return reading
 
 

@@ -191,3 +191,12 @@ def test_reading_counts_its_lines_as_it_goes(tmp_path: Path) -> None:
     assert len(reading.events) == 301
     assert recorder.total == sum(updates) == 301 + 4  # every line, each file's trailing empty one too
     assert len(updates) >= 300  # as the lines are read, not once at the end
+
+
+def test_a_workspace_without_a_core_file_is_told_its_core_block_starts_empty(tmp_path: Path) -> None:
+    (tmp_path / "MEMORY.md").write_text("## People\n\n- Tali is Omer's partner.\n", encoding="utf-8")
+    [note] = read_workspace(tmp_path, layout=Layout(), agent="tali").notes
+    assert note.startswith("no memory/core.md: this agent's core block starts empty; MEMORY.md's lines")
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "core.md").write_text("## User\n\n- Tali, in Haifa.\n", encoding="utf-8")
+    assert read_workspace(tmp_path, layout=Layout(), agent="tali").notes == []
