@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from hub.conflicts import lexicon as lx
-from hub.conflicts.tokens import Token, is_verb, tokenize
+from hub.conflicts.tokens import Token, first_sentence, is_verb, tokenize
 
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'.-]*(?:\s[A-Z][\w'.-]*)?):\s+")
 # A leading "Note:" or "Remember:" labels a statement; no one speaks it.
@@ -44,6 +44,18 @@ def _describes(said: str) -> bool:
     return False
 
 
+def _description(said: str) -> str | None:
+    """The words after "Name:" as one sentence when they describe the name, or None. A MEMORY.md often
+    closes the description with a full stop: "Yael's husband. Works at Intel" is read as "Yael's
+    husband, works at Intel"."""
+    if _describes(said):
+        return said
+    first = first_sentence(said)
+    rest = said[len(first) :].lstrip(" .").strip()
+    joined = f"{first}, {rest[:1].lower()}{rest[1:]}"
+    return joined if rest and _describes(joined) else None
+
+
 def _named(text: str) -> re.Match[str] | None:
     """A leading "Name: " that is not a label such as "Note:"."""
     found = _SPEAKER.match(text)
@@ -59,13 +71,14 @@ def speech(text: str) -> str:
     if found is None:
         return _SPEAKER.sub("", text, count=1)
     said = text[found.end() :]
-    return f"{found.group(1)}, {said}" if _describes(said) else said
+    described = _description(said)
+    return said if described is None else f"{found.group(1)}, {described}"
 
 
 def speaker(text: str) -> str | None:
     """Who speaks a chat message ("Priya: ..."), or None (no name, or a name labelling a description)."""
     found = _named(text)
-    if found is None or _describes(text[found.end() :]):
+    if found is None or _description(text[found.end() :]) is not None:
         return None
     return found.group(1)
 

@@ -250,6 +250,13 @@ def test_a_name_labelling_a_description_is_its_subject_not_a_speaker() -> None:
     assert shifts.verdict is Verdict.conflict
     assert speaker("Omer: Tali's partner, a nurse, works night shifts.") is None
     assert speech("Omer: Tali's partner, works nights.") == "Omer, Tali's partner, works nights."
+    # The description closed by a full stop: what follows is still said of the name.
+    assert speech("Amir: Yael's husband. Works at Intel.") == "Amir, Yael's husband, works at Intel."
+    office = judge(
+        "Amir: Yael's husband. Works at Intel in Haifa.",
+        "Amir: Yael's husband, works at Intel in Petah Tikva.",
+    )
+    assert (office.verdict, office.reason) == (Verdict.conflict, "value changed: Haifa → Petah Tikva")
     # A message has a subject of its own, or speaks in the first person: its name is its speaker's.
     for message in (
         "Marcus: netflix went up again, it's $20.99 now",
