@@ -70,12 +70,32 @@ def section_key(name: str) -> str:
     return _AROUND_WORDS.sub("", clean(name)).casefold()
 
 
+# Other names agents give the known sections (by `section_key`): "## Decisions" holds decisions in a
+# daily log as in a project file. Export writes the known name.
+_ALIASES: dict[FileKind, dict[str, str]] = {
+    FileKind.daily: {
+        "decisions": "Decisions made", "key decisions": "Decisions made",
+        "done": "Tasks completed", "completed": "Tasks completed", "tasks done": "Tasks completed",
+        "completed tasks": "Tasks completed",
+        "todo": "Open loops", "to do": "Open loops", "to-do": "Open loops", "open items": "Open loops",
+        "patterns": "Deduced patterns",
+    },
+    FileKind.project: {
+        "decisions": "Key decisions", "decisions made": "Key decisions",
+        "todo": "Open loops", "to do": "Open loops", "to-do": "Open loops", "open items": "Open loops",
+        "current status": "Status",
+    },
+}  # fmt: skip
+
+
 def canonical_section(kind: FileKind, name: str) -> str:
-    """A known section's usual spelling ("decisions made:" -> "Decisions made"), else the name as written."""
+    """A known section's usual spelling ("decisions made:" -> "Decisions made", "Decisions" in a daily
+    log too), else the name as written."""
+    key = section_key(name)
     for known in SECTIONS.get(kind, {}):
-        if section_key(known) == section_key(name):
+        if section_key(known) == key:
             return known
-    return name.strip().rstrip(":").strip()
+    return _ALIASES.get(kind, {}).get(key) or name.strip().rstrip(":").strip()
 
 
 @dataclass(frozen=True)

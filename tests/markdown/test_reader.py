@@ -155,6 +155,35 @@ def test_a_known_section_is_known_with_emoji_bold_or_capitals_around_its_name(tm
     ]
 
 
+def test_a_section_is_known_by_the_other_names_agents_give_it(tmp_path: Path) -> None:
+    # "## Decisions" after a session was taken for a second session, its lines for summaries; in a
+    # project file its lines were facts, and the project page listed no decision.
+    (tmp_path / "memory" / "daily").mkdir(parents=True)
+    (tmp_path / "memory" / "projects").mkdir()
+    (tmp_path / "memory" / "daily" / "2026-11-20.md").write_text(
+        "# 2026-11-20\n\n## Session Summary — 08:15\n\n- Ido's passport expires in January.\n\n"
+        "## Decisions\n\n- Eilat over Hanukkah, flying with Israir.\n\n## Done\n\n- Paid the arnona.\n\n"
+        "## TODO\n\n- Book the dentist\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "memory" / "projects" / "renovation.md").write_text(
+        "# Renovation\n\n## Current status\n\nWorks start on 3 March.\n\n"
+        "## Decisions\n\n- White oak cabinets, not grey.\n\n## To do\n\n- Choose the countertop\n",
+        encoding="utf-8",
+    )
+    reading = read_workspace(tmp_path, layout=Layout(), agent="tali")
+    assert [(e.text, e.kind, e.session) for e in reading.events] == [
+        ("Ido's passport expires in January.", "summary", "Session Summary — 08:15"),
+        ("Eilat over Hanukkah, flying with Israir.", "decision", None),
+        ("Paid the arnona.", "task", None),
+        ("Book the dentist", "open_loop", None),
+        ("Works start on 3 March.", "status", None),
+        ("White oak cabinets, not grey.", "decision", None),
+        ("Choose the countertop", "open_loop", None),
+    ]
+    assert reading.closed == {reading.events[2].id}  # listed as done: closed once stored
+
+
 def test_a_project_line_labelled_with_a_section_belongs_to_that_section(tmp_path: Path) -> None:
     # "**Status:** train booked, dinner pending" under the title was a fact that read "Status: ...",
     # and the page said "No status reported yet".
