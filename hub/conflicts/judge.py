@@ -123,10 +123,13 @@ class _ValueDiff:
 def _compare_values(a: Iterable[Value], b: Iterable[Value], skip_names: bool = False) -> _ValueDiff:
     by_kind_a: dict[str, list[Value]] = {}
     by_kind_b: dict[str, list[Value]] = {}
+    # A name that says when ("before the Eilat trip") is no value of what either side says.
     for value in a:
-        by_kind_a.setdefault(value.kind, []).append(value)
+        if not value.occasion:
+            by_kind_a.setdefault(value.kind, []).append(value)
     for value in b:
-        by_kind_b.setdefault(value.kind, []).append(value)
+        if not value.occasion:
+            by_kind_b.setdefault(value.kind, []).append(value)
     if skip_names:
         by_kind_a.pop("name", None)
         by_kind_b.pop("name", None)

@@ -20,6 +20,8 @@ class Value:
     keys: frozenset[str]
     shown: str
     index: int
+    # A name that dates the statement rather than says its value: "before the Eilat trip".
+    occasion: bool = False
 
     def agrees(self, other: Value) -> bool:
         return bool(self.keys & other.keys)
@@ -300,7 +302,8 @@ def _names(tokens: Sequence[Token], used: set[int], skip: set[int]) -> list[Valu
         if group:
             words = [tokens[j].low for j in group]
             keys = {w for w in words if w not in lx.NAME_FILLERS} or set(words)
-            found.append(Value("name", frozenset(keys), " ".join(tokens[j].text for j in group), group[0]))
+            shown = " ".join(tokens[j].text for j in group)
+            found.append(Value("name", frozenset(keys), shown, group[0], _occasion(tokens, group[0])))
             used.update(group)
             group.clear()
 
@@ -315,6 +318,22 @@ def _names(tokens: Sequence[Token], used: set[int], skip: set[int]) -> list[Valu
             close()
     close()
     return found
+
+
+# Prepositions by which a name says when rather than what: "needs renewal before the Eilat trip".
+_WHEN = {"before", "after", "until", "till", "since", "during"}
+
+
+def _occasion(tokens: Sequence[Token], start: int) -> bool:
+    """Whether the name starting at `start` follows a preposition of time ("before the Eilat trip")."""
+    j = start - 1
+    while (
+        j >= 0
+        and start - j <= 3
+        and (tokens[j].low in lx.DETERMINERS | lx.OWNER_POSSESSIVES or tokens[j].kind == "poss")
+    ):
+        j -= 1
+    return j >= 0 and tokens[j].low in _WHEN
 
 
 # Order matters: money before bare numbers, times and dates before ordinals, names last.

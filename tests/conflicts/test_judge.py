@@ -302,3 +302,18 @@ def test_a_blood_type_in_words_is_its_sign() -> None:
         Verdict.conflict
     )
     assert judge("Gil's blood type is O positive.", "Gil's blood type is A+.").verdict is Verdict.conflict
+
+
+def test_a_name_that_says_when_is_no_value_of_the_fact() -> None:
+    # "before the Eilat trip" dates the need; it was compared with where the passport was renewed, a
+    # high-severity "Eilat → Interior Ministry" put to the owner.
+    renewed = judge(
+        "Ido's passport expires in January; needs renewal before the Eilat trip.",
+        "Renewed Ido's passport at the Interior Ministry office.",
+    )
+    assert renewed.verdict is not Verdict.conflict
+    # A name that is the value still changes.
+    moved = judge(
+        "Dana flies to Rome before the Hanukkah party.", "Dana flies to Paris before the Hanukkah party."
+    )
+    assert (moved.verdict, moved.reason) == (Verdict.conflict, "value changed: Rome → Paris")
