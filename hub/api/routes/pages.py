@@ -9,10 +9,11 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.convertors import PathConvertor, register_url_convertor
 
+from hub import closing
 from hub.api.deps import CallerDep, ServicesDep
 from hub.api.schemas import ChatType, DecisionText, ErrorBody, IsoDay, MemoryPublic
 from hub.locks import writing
-from hub.models import CLOSABLE, Change, State, utcnow
+from hub.models import utcnow
 from hub.pages import daily, project
 from hub.pages.daily import DailyPage
 from hub.pages.project import ProjectPage
@@ -121,25 +122,24 @@ def project_page(
 def resolve_memory(
     memory_id: str, services: ServicesDep, caller: CallerDep, body: ResolveRequest | None = None
 ) -> MemoryPublic:
-    """Close an open loop (or a task): it becomes `resolved`, recorded in its history."""
+    """Close an open loop (or a task): it becomes `resolved`, recorded in its history. The older open
+    loops and tasks it answers, any agent's the key may read, close with it ("Renew Ido's passport",
+    closed by "Renewed Ido's passport at the Interior Ministry office"), each with a note naming it."""
     body = body or ResolveRequest()
+    now = utcnow()
+    by = caller.decided_by(body.by)
     # Its history is rewritten from what is read here: among the hub's other writers (`hub.locks`), so
     # a review's sighting is not lost and two closings at once are one (the second is a 409).
     with writing(services.redis, services.keys):
         found = services.store.get([memory_id])
         if not found:
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"no memory with id {memory_id!r}")
-        memory = found[0]
-        if memory.kind not in CLOSABLE:
-            raise HTTPException(
-                status.HTTP_409_CONFLICT, f"only open loops and tasks close, not a {memory.kind.value}"
-            )
-        if memory.state is not State.active:
-            raise HTTPException(
-                status.HTTP_409_CONFLICT, f"memory {memory_id} is {memory.state.value}, not open"
-            )
-        change = Change(at=utcnow(), action="resolved", by=caller.decided_by(body.by), note=body.note,
-                        changes={"state": [memory.state.value, State.resolved.value]})  # fmt: skip
-        fields = {"state": State.resolved, "history": [*memory.history, change]}
-        services.store.update(memory_id, fields)
-    return MemoryPublic.model_validate(memory.model_copy(update=fields).model_dump())
+        try:
+            closed = closing.close(services.store, found[0], by=by, note=body.note, now=now)
+        except closing.NotClosable as exc:
+            raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
+        closing.close_answered(
+            services.store, closed, by=by, min_similarity=services.settings.conflict_min_similarity,
+            may_read=caller.may_read, now=now,
+        )  # fmt: skip
+    return MemoryPublic.model_validate(closed.model_dump())
