@@ -145,8 +145,6 @@ def change_cue(text: str, older: str = "") -> str | None:
 
 
 def _find_cue(said: str, older: str) -> re.Match[str] | None:
-    if _adds(said):
-        return None
     if _habit(said) and not _NOW.search(said):
         return None
     before = {_ONE_CHANGE.get(word, word) for word in (canon(w) for w in _WORD.findall(speech(older)))}
@@ -154,6 +152,8 @@ def _find_cue(said: str, older: str) -> re.Match[str] | None:
         cue = found.group(0)
         if _PLAN.search(said[: found.start()]) or _asked(said, found) or _once(said):
             continue  # "should be sold": a plan; "is it moved to thursday?"; "cancelled this monday only"
+        if _adds(_clause(said, found)):
+            continue  # "also moved to thursdays"; not "start moved to 10 March; Avi had another job"
         if " " in cue or _NOW.fullmatch(cue):
             if not _said_before(said, found, older) and not _same_start(cue, older):
                 return found
@@ -185,6 +185,13 @@ def _asked(said: str, found: re.Match[str]) -> bool:
 
 
 _CLAUSE_END = re.compile(r"[,;.!?]")
+
+
+def _clause(said: str, found: re.Match[str]) -> str:
+    """The clause around a cue: up to the semicolons or sentence ends either side."""
+    start = max(said.rfind(c, 0, found.start()) for c in ";.!?") + 1
+    ends = [i for c in ";.!?" if (i := said.find(c, found.end())) >= 0]
+    return said[start : min(ends, default=len(said))]
 
 
 def _adds(said: str) -> bool:

@@ -128,6 +128,8 @@ def test_a_negated_addition_adds_nothing() -> None:
     ended = "Gil's online Spanish course with Instituto Cervantes ended in June, and he hasn't signed up for another."
     assert change_cue(ended) == "ended"
     assert change_cue("Gil's Spanish course moved to Mondays, and he also takes French.") is None
+    # An addition in another clause does not make the change one: "another" is Avi's other job.
+    assert change_cue("Contractor start moved to 10 March; Avi had another job running late.") == "moved"
 
 
 def test_a_cue_the_older_statement_says_too_reports_no_change() -> None:
