@@ -38,7 +38,7 @@ _MONTH = "(?:" + "|".join(lx.MONTHS) + ")"
 # bus line was cut", "since the office closed") or a present perfect leads to it ("has been riding her
 # bike since"); "since nobody uses it" gives a reason.
 _SINCE = (
-    rf"\bsince (?:{_MONTH}|last \w+|\d[\d/.-]*)|^(?:since|after)\b(?=[^,]{{3,60}},)"
+    rf"\bsince (?:{_MONTH}|last \w+|\d[\d/.-]*)|^(?:since|after)\b(?! all\b)(?=[^,]{{3,60}},)"
     r"|\bsince\b(?=[^,.;]{0,40}?\b(?:was|were|\w\w+ed)\b)|\b(?:has|have) been\b[^,.;]{0,50}?\bsince\b"
 )
 
@@ -46,7 +46,8 @@ _SINCE = (
 # Left out, as they as often say something else: "new" ("a new credit limit"), "left" before anything
 # but a name or a determiner ("my left knee"), "switch" and "change" as nouns ("the kill switch", "a
 # change of clothes"), "cut" but "cut down/back", "transferred" (money), "starting", "effective",
-# "extended" and "shortened" ("the extended warranty", "sleeves shortened").
+# "extended" and "shortened" ("the extended warranty", "sleeves shortened"). "After all" reverses a
+# choice only after a word ("grey after all"); opening a sentence it gives a reason.
 # One `\b` before all of them: the engine tries the alternatives at word starts only (4x faster than a
 # `\b` in each; search asks this of every newer hit).
 _CUES = re.compile(
@@ -54,6 +55,7 @@ _CUES = re.compile(
     r"|from (?:now|here) on\b|going forward\b|as of\b|turns out\b"
     rf"|from (?:next|this) (?:week|month|term|year|season)\b|from (?:term \d|{_MONTH})\b"
     r"|no longer\b|no more\b|any ?more\b|instead\b|rather than\b|not going back\b|g[ai]ven? up\b|giving up\b"
+    r"|(?<=\w )after all\b"
     r"|stepped down\b|fell through\b|lapsed\b|renewed\b|handed\b[^.?!]{0,50}\bover\b"
     r"|(?:went|gone|going|goes) (?:up|down)\b(?=\s*(?:$|[,.;!?]|again\b|by\b|from\b|to [^.?!\s]*\d))"
     r"|switch(?:ed|es|ing)\b|changed\b|change of plans?\b|replaced\b|swapped\b"

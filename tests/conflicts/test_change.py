@@ -64,6 +64,9 @@ QUIT = "Marcus: quit the thursday futsal, knee can't take it anymore"
         ("Svetlana is off 22 Jul to 5 Aug; her cousin Olga covers the Wednesdays.", None),  # on leave
         ("assistant: If it runs hot, set the dial twenty degrees lower for now.", None),  # for the moment
         ("Dana took the day off on Monday.", None),
+        # A choice reversed after all; "After all," opening a sentence gives a reason.
+        ("Cabinets will be grey after all, Amir preferred them.", "after all"),
+        ("After all, Dana is the boss.", None),
     ],
 )
 def test_change_cues(text: str, cue: str | None) -> None:
