@@ -134,7 +134,7 @@ def _compare_values(a: Iterable[Value], b: Iterable[Value], skip_names: bool = F
         by_kind_a.pop("name", None)
         by_kind_b.pop("name", None)
     diff = _ValueDiff([], set(), set(by_kind_a) - set(by_kind_b), set(by_kind_b) - set(by_kind_a))
-    for kind in set(by_kind_a) & set(by_kind_b):
+    for kind in sorted(set(by_kind_a) & set(by_kind_b)):  # one order, one reason, whatever the hash seed
         new_a = [v for v in by_kind_a[kind] if not any(v.agrees(w) for w in by_kind_b[kind])]
         new_b = [w for w in by_kind_b[kind] if not any(w.agrees(v) for v in by_kind_a[kind])]
         if new_a and new_b:
