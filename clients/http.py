@@ -15,6 +15,7 @@ from pydantic_core import to_jsonable_python
 from clients.events import NotAcknowledged, build_event, with_ids
 from clients.retry import retried
 from hub.api.schemas import (
+    ClosedMemory,
     ConflictPage,
     EventStatusPublic,
     MemoryPage,
@@ -449,10 +450,10 @@ class Memhub:
         params = _given(chat_type=chat_type)
         return ProjectPage.model_validate(self._call("GET", f"/v1/projects/{_segment(name)}", params=params))
 
-    def resolve(self, memory_id: str, *, note: str | None = None) -> MemoryPublic:
-        """Close an open loop (or task), as this agent."""
+    def resolve(self, memory_id: str, *, note: str | None = None) -> ClosedMemory:
+        """Close an open loop (or task), as this agent; `answered` names the older loops it closed too."""
         body = {"by": self.agent, "note": note}
-        return MemoryPublic.model_validate(
+        return ClosedMemory.model_validate(
             self._call("POST", f"/v1/memories/{_segment(memory_id)}/resolve", json=body)
         )
 

@@ -221,6 +221,15 @@ class MemoryPublic(Memory):
     """A stored memory, every field."""
 
 
+class ClosedMemory(MemoryPublic):
+    """An open loop or task just closed, and the older ones it answered, closed with it."""
+
+    answered: list[str] = Field(
+        default_factory=list,
+        description="Ids of the older open loops and tasks, any agent's, that this one answered and closed.",
+    )
+
+
 class MemoryPage(BaseModel):
     memories: list[MemoryPublic]
     next_offset: str | None = Field(description="Pass as `offset` for the next page; null on the last page.")

@@ -33,6 +33,8 @@ class ImportReport:
     closed: int = (
         0  # open loops and tasks checked off (`- [x] …`) or under Tasks completed, closed in the hub
     )
+    # Open loops the hub held (another agent's, or noted earlier) that the ones closed answered: closed too.
+    answered: int = 0
     pending: int = 0  # published, not stored before the wait ended (all of them with --no-wait)
     skipped: list[Skipped] = field(default_factory=list)
     refused: list[Skipped] = field(default_factory=list)  # the hub rejected them
@@ -61,6 +63,10 @@ class ImportReport:
         if self.closed:
             lines.append(
                 f"  {'closed' if not self.dry_run else 'would close':<17} {self.closed}  (checked off, - [x], or done)"
+            )
+        if self.answered:
+            lines.append(
+                f"  {'answered':<17} {self.answered}  (open loops the hub had, done by these: closed too)"
             )
         for title, items in (("skipped", self.skipped), ("refused by the hub", self.refused)):
             lines.append(f"  {title:<17} {len(items)}")
@@ -187,11 +193,12 @@ def _close(
         if not memory_id:
             continue  # refused, or still queued: the next import closes it
         try:
-            hub.resolve(memory_id, note=f"done in {sources.get(event_id, event_id)}")
+            closed = hub.resolve(memory_id, note=f"done in {sources.get(event_id, event_id)}")
         except MemhubError as exc:  # a memory that is no open loop any more, or a key that may not write
             report.notes.append(f"{sources.get(event_id, event_id)}: done, but not closed ({exc})")
             continue
         report.closed += 1
+        report.answered += len(closed.answered)
 
 
 def _publish(hub: Memhub, events: list[EventCreate], *, batch_size: int, progress: bool) -> None:

@@ -56,7 +56,7 @@ def test_closing_what_one_agent_did_closes_the_loop_another_noted(
     settle()
 
     closed = tg.resolve(done, note="checked off")
-    assert closed.state == "resolved"
+    assert (closed.state, closed.answered) == ("resolved", [passport])
     answered = wa.memory(passport)
     assert answered.state == "resolved"
     last = answered.history[-1]

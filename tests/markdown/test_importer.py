@@ -259,6 +259,29 @@ def test_two_agents_files_that_disagree_wait_for_the_owner_however_minor(
     ]
 
 
+def test_what_one_agent_checked_off_closes_the_loop_the_other_agents_files_left_open(
+    make_agent: Callable[..., Memhub], tmp_path: Path
+) -> None:
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    for name, path, text in (
+        ("wa", "memory/daily/2026-11-20.md", "# 2026-11-20\n\n## Open loops\n\n- [ ] Renew Ido's passport\n"),
+        ("tg", "memory/daily/2026-11-25.md",
+         "# 2026-11-25\n\n## Session — 21:05\n\n- [x] Renewed Ido's passport at the Interior Ministry office.\n"),
+    ):  # fmt: skip
+        (tmp_path / name / path).parent.mkdir(parents=True)
+        (tmp_path / name / path).write_text(text, encoding="utf-8")
+    import_workspace(tmp_path / "wa", hub=wa)
+    report = import_workspace(tmp_path / "tg", hub=tg)
+    assert (report.closed, report.answered) == (1, 1)
+    assert "answered          1  (open loops the hub had, done by these: closed too)" in report.summary()
+    [loop] = wa.all_memories(state=["resolved"])
+    assert loop.text == "Renew Ido's passport"
+    assert loop.history[-1].note is not None and loop.history[-1].note.startswith(
+        "done: Renewed Ido's passport at the Interior Ministry office. (tg-assistant on telegram, "
+        "memory/daily/2026-11-25.md:5;"
+    )
+
+
 def test_a_key_kept_to_some_people_is_refused_before_anything_is_written(
     make_services: Callable[..., Services], tmp_path: Path
 ) -> None:

@@ -11,7 +11,7 @@ from starlette.convertors import PathConvertor, register_url_convertor
 
 from hub import closing
 from hub.api.deps import CallerDep, ServicesDep
-from hub.api.schemas import ChatType, DecisionText, ErrorBody, IsoDay, MemoryPublic
+from hub.api.schemas import ChatType, ClosedMemory, DecisionText, ErrorBody, IsoDay
 from hub.locks import writing
 from hub.models import utcnow
 from hub.pages import daily, project
@@ -116,15 +116,16 @@ def project_page(
 @router.post(
     "/v1/memories/{memory_id}/resolve",
     summary="Close an open loop or task",
-    response_model=MemoryPublic,
+    response_model=ClosedMemory,
     responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}},
 )
 def resolve_memory(
     memory_id: str, services: ServicesDep, caller: CallerDep, body: ResolveRequest | None = None
-) -> MemoryPublic:
+) -> ClosedMemory:
     """Close an open loop (or a task): it becomes `resolved`, recorded in its history. The older open
     loops and tasks it answers, any agent's the key may read, close with it ("Renew Ido's passport",
-    closed by "Renewed Ido's passport at the Interior Ministry office"), each with a note naming it."""
+    closed by "Renewed Ido's passport at the Interior Ministry office"), each with a note naming it;
+    `answered` lists them."""
     body = body or ResolveRequest()
     now = utcnow()
     by = caller.decided_by(body.by)
@@ -138,8 +139,8 @@ def resolve_memory(
             closed = closing.close(services.store, found[0], by=by, note=body.note, now=now)
         except closing.NotClosable as exc:
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
-        closing.close_answered(
+        answered = closing.close_answered(
             services.store, closed, by=by, min_similarity=services.settings.conflict_min_similarity,
             may_read=caller.may_read, now=now,
         )  # fmt: skip
-    return MemoryPublic.model_validate(closed.model_dump())
+    return ClosedMemory.model_validate({**closed.model_dump(), "answered": [m.id for m in answered]})
