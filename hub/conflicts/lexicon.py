@@ -163,6 +163,12 @@ NEGATORS = {
     "misses", "missed", "skip", "skips", "skipped", "refuse", "refuses", "lacks", "hate", "hates",
     "dislike", "dislikes", "former", "formerly",
 }  # fmt: skip
+# Verbs that negate another: "hates phone calls" says what "likes phone calls" says, negated.
+NEGATED_VERBS = {"hate": "like", "hates": "like", "hated": "like", "dislike": "like", "dislikes": "like",
+                 "disliked": "like"}  # fmt: skip
+# How a statement is put, not what it says: a deduction's "seems to prefer", a fact's "she said so".
+HEDGES = {"seem", "seems", "seemed", "apparently", "probably", "perhaps", "maybe", "said", "says", "told",
+          "mentioned"}  # fmt: skip
 # A statement that reports a change rather than a standing fact.
 UPDATE_CUES = {
     "now", "stopped", "quit", "moved", "changed", "switched", "longer", "anymore", "back", "new",

@@ -17,7 +17,7 @@ _CHANGE_VERBS = {"switched", "moved", "changed", "replaced", "transferred", "wen
 _COPULAS = {"is", "am", "are", "was", "were", "be", "been", "became", "become", "a", "an", "not", "stays"}
 _OWNER_WORDS = lx.OWNER_PRONOUNS | lx.OWNER_POSSESSIVES
 _CUES = lx.NEGATORS | lx.UPDATE_CUES
-_DROP = lx.STOPWORDS | lx.ADDITIVE_CUES | lx.GENERIC_NOUNS
+_DROP = lx.STOPWORDS | lx.ADDITIVE_CUES | lx.GENERIC_NOUNS | lx.HEDGES
 
 
 @dataclass(frozen=True)
@@ -143,6 +143,8 @@ def parse(text: str) -> Parsed:
             frame.add("<" + class_at[i][6:] + ">")
         elif tok.kind in ("word", "pair") and i not in used and i not in found.span:
             frame.update(_frame_words(tok))
+            if tok.low in lx.NEGATED_VERBS:  # "hates phone calls": what it negates is liking them
+                frame.add(lx.NEGATED_VERBS[tok.low])
             if _expands(tokens, i):
                 frame.update(lx.EXPANSIONS[tok.low])
     about = set(found.subject.words)

@@ -317,3 +317,16 @@ def test_a_name_that_says_when_is_no_value_of_the_fact() -> None:
         "Dana flies to Rome before the Hanukkah party.", "Dana flies to Paris before the Hanukkah party."
     )
     assert (moved.verdict, moved.reason) == (Verdict.conflict, "value changed: Rome → Paris")
+
+
+def test_what_the_owner_hates_denies_what_a_deduction_says_they_prefer() -> None:
+    # A deduction is hedged ("seems to"), a fact reported ("she said so"); "hates" is "likes", negated.
+    calls = judge(
+        "Yael seems to prefer calls after 20:00.", "Yael hates phone calls after 20:00, she said so today."
+    )
+    assert (calls.verdict, calls.reason) == (
+        Verdict.conflict,
+        "polarity flip about yael: one affirms what the other denies",
+    )
+    assert judge("Yael likes sushi.", "Yael dislikes sushi.").verdict is Verdict.conflict
+    assert judge("Yael likes sushi.", "Yael hates olives.").verdict is not Verdict.conflict
