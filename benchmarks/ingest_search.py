@@ -214,8 +214,8 @@ def bench_search(
     from hub.search import Retriever
 
     # As the hub builds it: open conflicts are looked up in Redis for the first hits.
-    newer = partial(ledger.newer_sides, redis, Keys(Settings().redis_prefix))
-    retriever = Retriever(store=store, embedder=embedder, sparse=sparse, newer_in_conflict=newer)
+    newer = partial(ledger.proposed_over, redis, Keys(Settings().redis_prefix))
+    retriever = Retriever(store=store, embedder=embedder, sparse=sparse, proposed_in_conflict=newer)
     rng = random.Random(1)
     latencies, encodes = [], []
     for q in range(queries):

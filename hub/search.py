@@ -37,8 +37,8 @@ class Retriever:
     store: MemoryStore
     embedder: Embedder
     sparse: SparseEncoder
-    # Memory id -> the newer side of an open conflict it is the older side of (`ledger.newer_sides`).
-    newer_in_conflict: Callable[[Sequence[str]], dict[str, str]] | None = None
+    # Memory id -> the side an open conflict proposes over it (`ledger.proposed_over`).
+    proposed_in_conflict: Callable[[Sequence[str]], dict[str, str]] | None = None
 
     def search(
         self,
@@ -74,7 +74,7 @@ class Retriever:
         `include_superseded`; by default every state but superseded is searched. `recency` is a
         half-life: newer memories score higher. `diversity` (0 to 1) trades relevance for variety.
         The newer version of an updated fact ranks above the old one (`hub.ranking`), and so does the
-        newer side of an open conflict.
+        side an open conflict proposes (the newer, unless the older is the owner's correction).
         """
         if states is None and include_superseded:
             states = frozenset(State)
@@ -141,11 +141,11 @@ class Retriever:
         return placed
 
     def _contested_below_newer(self, hits: Sequence[Hit], flt: MemoryFilter, dense: list[float]) -> list[Hit]:
-        """Each of the first hits that an open conflict says a newer memory may have replaced gets that
-        memory directly above it, if the asker may see it: until the owner decides, both show (each
-        hit carries its open conflicts), the newer first."""
+        """Each of the first hits that an open conflict says another memory may have replaced (the side it
+        proposes) gets that memory directly above it, if the asker may see it: until the owner decides,
+        both show (each hit carries its open conflicts), the proposed one first."""
         first = [h.memory.id for h in hits[:VERSION_LOOKUP]]
-        newer = self.newer_in_conflict(first) if self.newer_in_conflict and first else {}
+        newer = self.proposed_in_conflict(first) if self.proposed_in_conflict and first else {}
         if not newer:
             return list(hits)
         present = {h.memory.id: h for h in hits}

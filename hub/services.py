@@ -59,7 +59,7 @@ class Services:
     def retriever(self) -> Retriever:
         return Retriever(
             store=self.store, embedder=self.embedder, sparse=self.sparse,
-            newer_in_conflict=partial(ledger.newer_sides, self.redis, self.keys),
+            proposed_in_conflict=partial(ledger.proposed_over, self.redis, self.keys),
         )  # fmt: skip
 
     def close(self) -> None:

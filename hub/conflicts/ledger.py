@@ -398,17 +398,19 @@ def _index_memories(redis: Redis, keys: Keys, ids: Sequence[str]) -> None:
     pipe.execute()
 
 
-def newer_sides(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> dict[str, str]:
-    """For each memory that is the older side of an open conflict, the newer side (of its latest
-    such conflict): the memory that, until the owner decides, may have replaced it."""
+def proposed_over(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> dict[str, str]:
+    """For each memory that is the side an open conflict does not propose, the side it proposes (of
+    its latest such conflict): the memory that, until the owner decides, may have replaced it. That is
+    the newer side, unless the older is the owner's correction (`hub.conflicts.review`)."""
     found = {m: cids for m, cids in open_conflicts_of(redis, keys, memory_ids).items() if cids}
     conflicts = _load(redis, keys, sorted({cid for cids in found.values() for cid in cids}))
-    newer: dict[str, str] = {}
+    proposed: dict[str, str] = {}
     for conflict in sorted(conflicts, key=lambda c: c.created_at):
-        older, newest = conflict.memory_ids[0], conflict.memory_ids[-1]
-        if older in found and conflict.open:
-            newer[older] = newest
-    return newer
+        keep = conflict.proposal if conflict.proposal in conflict.memory_ids else conflict.memory_ids[-1]
+        for other in conflict.memory_ids:
+            if other != keep and other in found and conflict.open:
+                proposed[other] = keep
+    return proposed
 
 
 def matching(

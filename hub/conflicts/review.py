@@ -25,11 +25,13 @@ from datetime import timedelta
 from redis import Redis
 
 from hub.conflicts import ledger
+from hub.conflicts.chat import speech
 from hub.conflicts.fold import adds_nothing, same_words
 from hub.conflicts.judge import Judge, Judgement, Statement, Verdict
 from hub.conflicts.ledger import Conflict, ConflictStatus, Side
 from hub.conflicts.resolve import ConflictDecided, resolve, settle_moot, supersede
-from hub.conflicts.tokens import letter_words
+from hub.conflicts.text import parse
+from hub.conflicts.tokens import content_words, letter_words, words_match
 from hub.imported import said_when_unknown
 from hub.keys import Keys
 from hub.locks import writing
@@ -80,6 +82,18 @@ def speaks_of_its_scope(memory: Memory, other: Memory) -> bool:
     Lisbon flight": project lisbon-trip); true of a memory kept for everyone."""
     name = {Scope.project: other.project, Scope.person: other.person}.get(other.scope)
     return name is None or bool(letter_words(name) & letter_words(memory.text))
+
+
+def _proposed(older: Memory, newer: Memory) -> Memory:
+    """The side a conflict proposes to keep: the newer, unless it says again what the owner's correction
+    denied (another agent still saying "Shira goes to Ort Alon" after "Correction: Shira's school is Ort
+    Rabin, not Ort Alon"). A later change of a corrected fact ("moved to Thursday") is newer news."""
+    if older.kind is not Kind.correction or newer.kind is Kind.correction:
+        return newer
+    denied = parse(speech(older.text)).negated
+    said = content_words(newer.text)
+    repeats = bool(denied) and all(any(words_match(w, v) for v in said) for w in denied)
+    return older if repeats else newer
 
 
 def order(memory: Memory) -> tuple[float, float, str]:
@@ -277,7 +291,7 @@ class Reviewer:
                 scope=where.scope,
                 project=where.project,
                 person=where.person,
-                proposal=newer.id,
+                proposal=_proposed(older, newer).id,
                 created_at=now,
                 updated_at=now,
             )
@@ -301,12 +315,14 @@ class Reviewer:
         # A temporary memory never wins automatically over one that lasts: it would leave it
         # superseded by a memory about to expire. Nor does a line imported without a date: it is
         # "newer" only by when it was imported (two agents' MEMORY.md files, the second imported a
-        # second later). Either waits for the owner, with its proposal.
+        # second later). Nor an agent's statement over the owner's correction it repeats the error
+        # of. Each waits for the owner, with its proposal.
         elif (
             conflict.severity.value in self.settings.conflict_auto_resolve
             and not conflict.inferred
             and lasts_as_long(newer, older)
             and not said_when_unknown(newer.why)
+            and _proposed(older, newer) is newer
         ):
             resolve(
                 self.redis,

@@ -230,6 +230,25 @@ def test_until_the_owner_decides_the_newer_side_ranks_first(
     assert [h.id for h in wa.search("Until what time does Netanel work?", limit=2)][:1] == [late]
 
 
+def test_an_agent_repeating_what_the_owner_corrected_does_not_win(
+    api: TestClient, make_agent: Callable[..., Memhub]
+) -> None:
+    # The Telegram agent never heard the owner's correction: newer, it is still not the one to keep,
+    # not even automatically for a low-severity conflict, and it does not rank above the correction.
+    wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
+    [fixed] = publish_all(wa, "Netanel's favourite colour is green, not blue", kind="correction")
+    [stale] = publish_all(tg, "Netanel's favourite colour is blue")
+    [conflict] = conflicts(api)
+    assert (conflict["severity"], conflict["status"], conflict["proposal"]) == ("low", "open", fixed)
+    hits = tg.search("What is Netanel's favourite colour?", limit=2)
+    assert [h.id for h in hits] == [fixed, stale]
+    assert all(h.conflict_ids == [conflict["id"]] for h in hits)
+    # A later change of the corrected fact is news: it is proposed, as a newer statement is.
+    [later] = publish_all(tg, "Netanel's favourite colour is red now")
+    [news] = [c for c in conflicts(api) if later in c["memory_ids"] and fixed in c["memory_ids"]]
+    assert news["proposal"] == later
+
+
 def test_a_reported_change_is_asked_as_a_replacement_and_ranked_first(
     api: TestClient, make_agent: Callable[..., Memhub]
 ) -> None:
