@@ -7,10 +7,10 @@ import re
 import typing
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, Field, SecretStr, StringConstraints, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from pydantic_settings.exceptions import SettingsError
 
@@ -195,6 +195,13 @@ class Settings(BaseSettings):
         default=90, gt=0, description="Active memories not verified for this long are marked stale."
     )
     timezone: str = Field(default="UTC", description="The owner's IANA time zone; schedules run in it.")
+    owner_names: list[
+        Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+    ] = Field(
+        default_factory=list,
+        description='Names the owner goes by (`["Yael", "Yael Cohen"]`): a memory about Yael is about '
+        "the owner, as one in the owner's own words (I, my) is.",
+    )
     midday_review_cron: str = Field(default="0 12 * * *", description="The midday review, owner's time.")
     nightly_review_cron: str = Field(default="30 2 * * *", description="The nightly review, owner's time.")
     weekly_compaction_cron: str = Field(default="0 4 * * 0", description="Compaction of every agent.")

@@ -47,7 +47,10 @@ class ConfirmingJudge:
 
 def judge_from_settings(settings: Settings) -> Judge:
     """The rule judge, alone or with the LLM or NLI judge that settings name."""
-    rules = RuleJudge(change_similarity=settings.conflict_change_similarity)
+    rules = RuleJudge(
+        change_similarity=settings.conflict_change_similarity,
+        owner_names=frozenset(name.casefold() for name in settings.owner_names),
+    )
     if settings.judge == "rules":
         return rules
     second: Judge

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Protocol
 
@@ -337,9 +337,13 @@ CHANGE_SIMILARITY: float = Settings.model_fields["conflict_change_similarity"].d
 
 @dataclass(frozen=True)
 class RuleJudge:
-    """The default judge: rules over structured claims and over free text, no model."""
+    """The default judge: rules over structured claims and over free text, no model.
+
+    `owner_names` are the names the owner goes by: "Yael's dentist" is the owner's, as "my dentist" is.
+    """
 
     change_similarity: float = CHANGE_SIMILARITY
+    owner_names: frozenset[str] = frozenset()
 
     def judge(self, a: Statement, b: Statement, similarity: float | None = None) -> Judgement:
         if a.subject and a.attribute and b.subject and b.attribute:
@@ -355,7 +359,7 @@ class RuleJudge:
         return Judgement(Verdict.conflict, rule_severity(a, b), reason, inferred=True)
 
     def _free_text(self, a: str, b: str, kinds: tuple[str, str]) -> Judgement:
-        pa, pb = parse(a), parse(b)
+        pa, pb = as_owner(parse(a), self.owner_names), as_owner(parse(b), self.owner_names)
         relation = _relate_subjects(pa, pb)
         if relation == "different":
             shown = f"{pa.subject.shown or '?'} vs {pb.subject.shown or '?'}"
@@ -370,7 +374,8 @@ class RuleJudge:
         return _decide(pa, pb, pa.frame, pb.frame, _compare_values(pa.values, pb.values), kinds)
 
     def _structured(self, a: Statement, b: Statement) -> Judgement:
-        subject_a, subject_b = _norm_subject(a.subject or ""), _norm_subject(b.subject or "")
+        subject_a = _norm_subject(a.subject or "", self.owner_names)
+        subject_b = _norm_subject(b.subject or "", self.owner_names)
         if subject_a != subject_b:
             return Judgement(
                 Verdict.different_subject, None, f"different subjects: {a.subject} vs {b.subject}"
@@ -389,9 +394,30 @@ class RuleJudge:
         return Judgement(Verdict.conflict, Severity(severity), f"value changed: {a.value} → {b.value}")
 
 
-def _norm_subject(subject: str) -> str:
+def _norm_subject(subject: str, owner_names: frozenset[str] = frozenset()) -> str:
     norm = _norm(subject)
-    return OWNER if norm in _OWNER_ALIASES else norm
+    return OWNER if norm in _OWNER_ALIASES or norm in owner_names else norm
+
+
+def as_owner(parsed: Parsed, owner_names: frozenset[str]) -> Parsed:
+    """`parsed` with the owner's names read as the owner: "Yael's dentist" as "my dentist" is read.
+    `owner_names` are lowercase."""
+    if not owner_names:
+        return parsed
+    subject = parsed.subject
+
+    def owned(key: str | None) -> str | None:
+        if key is None:
+            return None
+        return re.sub(r"[^>+]+", lambda m: OWNER if m.group(0) in owner_names else m.group(0), key)
+
+    key, via = owned(subject.key), owned(subject.via)
+    named = any(set(name.split()) <= parsed.content for name in owner_names)
+    if (key, via) == (subject.key, subject.via) and not named:
+        return parsed
+    shown = subject.shown if key == subject.key else (key or "")
+    content = parsed.content | {OWNER} if named else parsed.content
+    return replace(parsed, subject=replace(subject, key=key, via=via, shown=shown), content=content)
 
 
 _OWNER_ALIASES = {"i", "me", "my", "we", "us", "owner", "the owner", "myself"}

@@ -9,11 +9,13 @@ import pytest
 from starlette.testclient import TestClient
 
 from clients import Memhub
+from hub.api.app import create_app
 from hub.conflicts import ledger
 from hub.conflicts.ledger import Conflict, ConflictStatus, Position
 from hub.conflicts.resolve import settle_moot, supersede
 from hub.embedded import EmbeddedHub
 from hub.models import utcnow
+from hub.services import Services
 from tests.helpers import at_once, expire
 
 
@@ -228,6 +230,26 @@ def test_until_the_owner_decides_the_newer_side_ranks_first(
     resolved = api.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"keep": late})
     assert resolved.status_code == 200, resolved.text
     assert [h.id for h in wa.search("Until what time does Netanel work?", limit=2)][:1] == [late]
+
+
+def test_the_owners_names_make_a_note_about_them_and_their_own_words_one_subject(
+    make_services: Callable[..., Services],
+) -> None:
+    hub = EmbeddedHub(services=make_services(owner_names=["Yael"]), redis_server=None)
+    hub.start_workers(1, sweep_interval=0.5)
+    try:
+        with TestClient(create_app(hub.services)) as api:
+            wa = Memhub(agent="wa-assistant", channel="whatsapp", client=api)
+            tg = Memhub(agent="tg-assistant", channel="telegram", client=api)
+            [katz] = publish_all(wa, "Yael's dentist is Dr. Katz")
+            [levi] = publish_all(tg, "My dentist is Dr. Levi")  # the owner's message, kept as she said it
+            [conflict] = conflicts(api)
+            assert (conflict["memory_ids"], conflict["reason"]) == (
+                [katz, levi],
+                "value changed: Dr Katz → Dr Levi",
+            )
+    finally:
+        hub.stop()
 
 
 def test_an_agent_repeating_what_the_owner_corrected_does_not_win(

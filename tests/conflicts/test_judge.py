@@ -330,3 +330,30 @@ def test_what_the_owner_hates_denies_what_a_deduction_says_they_prefer() -> None
     )
     assert judge("Yael likes sushi.", "Yael dislikes sushi.").verdict is Verdict.conflict
     assert judge("Yael likes sushi.", "Yael hates olives.").verdict is not Verdict.conflict
+
+
+def test_the_owner_by_name_is_the_owner_in_their_own_words() -> None:
+    # One agent writes about Yael, the other keeps her own words: with her names set, one subject.
+    pairs = [
+        ("Yael works from home on Sundays and Thursdays.", "I work from home on Sundays and Mondays."),
+        ("Yael's dentist is Dr. Katz.", "My dentist is Dr. Levi."),
+        ("Yael's mother lives in Haifa.", "My mother lives in Netanya."),
+    ]
+    for older, newer in pairs:
+        assert judge(older, newer).verdict is Verdict.different_subject
+        named = RuleJudge(owner_names=frozenset({"yael"})).judge(Statement(older), Statement(newer))
+        assert named.verdict is Verdict.conflict, (older, newer)
+    # Her mother is still not her, and someone else is still someone else.
+    owner = RuleJudge(owner_names=frozenset({"yael"}))
+    assert owner.judge(
+        Statement("Yael's mother lives in Haifa."), Statement("Yael lives in Tel Aviv.")
+    ).verdict is (Verdict.compatible)
+    assert owner.judge(Statement("Amir works at Intel."), Statement("I work at Wix.")).verdict is (
+        Verdict.different_subject
+    )
+    # A structured claim names its subject: the owner's name is the owner there too.
+    claims = owner.judge(
+        Statement("Yael's dentist is Dr. Katz", subject="Yael", attribute="dentist", value="Dr. Katz"),
+        Statement("My dentist is Dr. Levi", subject="me", attribute="dentist", value="Dr. Levi"),
+    )
+    assert claims.verdict is Verdict.conflict
