@@ -31,6 +31,7 @@ from typing import Protocol
 from hub.conflicts import lexicon as lx
 from hub.conflicts.change import reported_change
 from hub.conflicts.names import align
+from hub.conflicts.roles import held_role
 from hub.conflicts.severity import grade
 from hub.conflicts.subject import OWNER, SOMEONE
 from hub.conflicts.text import Parsed, parse
@@ -362,6 +363,9 @@ class RuleJudge:
         pa, pb = as_owner(parse(a), self.owner_names), as_owner(parse(b), self.owner_names)
         relation = _relate_subjects(pa, pb)
         if relation == "different":
+            held = _role_holders(pa, pb, kinds, self.owner_names)
+            if held is not None:
+                return held
             shown = f"{pa.subject.shown or '?'} vs {pb.subject.shown or '?'}"
             return Judgement(Verdict.different_subject, None, f"different subjects: {shown}")
         if relation == "related":
@@ -392,6 +396,32 @@ class RuleJudge:
             grade(*claims, kinds=(a.kind, b.kind)), grade(*texts, kinds=(a.kind, b.kind)), key=_rank
         )
         return Judgement(Verdict.conflict, Severity(severity), f"value changed: {a.value} → {b.value}")
+
+
+def _role_holders(
+    a: Parsed, b: Parsed, kinds: tuple[str, str], owner_names: frozenset[str]
+) -> Judgement | None:
+    """A role of one holder named on both sides, either way round ("Dr. Levi is our dentist" / "Our
+    dentist is Dr. Katz", or twice as a holder): the same holder, or a changed one. None: no such role."""
+    held_a, held_b = held_role(a, owner_names), held_role(b, owner_names)
+
+    def names(p: Parsed, held: tuple[str, str, str] | None) -> list[Value]:
+        if held is not None:
+            return [Value("name", frozenset(held[1].split()) - lx.NAME_FILLERS, held[2], 0)]
+        return [v for v in p.values if v.kind == "name" and not v.occasion]
+
+    if held_a is None and held_b is None:
+        return None
+    role = held_a[0] if held_a else a.subject.key
+    if role != (held_b[0] if held_b else b.subject.key):
+        return None  # the roles of two people, or two roles
+    old, new = names(a, held_a), names(b, held_b)
+    if not old or not new:
+        return None
+    about = (role or "").replace(">", "'s ")
+    if any(v.agrees(w) for v in old for w in new):
+        return Judgement(Verdict.same, None, f"the same {about}")
+    return _conflict(a, b, f"value changed: {old[0].shown} → {new[0].shown}", [old[0], new[0]], kinds)
 
 
 def _norm_subject(subject: str, owner_names: frozenset[str] = frozenset()) -> str:
