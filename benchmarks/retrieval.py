@@ -51,7 +51,8 @@ What it showed (2 cores, see the test in tests/retrieval/ for what is asserted):
   lines ("Leumi refunded the 25 NIS fee" into "Leumi charged a 25 shekel fee"). A fold now needs
   the newer text to add nothing (`hub.conflicts.fold`): 2 are folded in the run with context.
 - Updated facts: a superseded memory the question matches gives its place to what superseded it;
-  the newer side of an open conflict with one of the first hits is put above it; and the newer
+  the side an open conflict with one of the first hits proposes (the newer, unless it repeats
+  what a correction denied) is put above it; and the newer
   versions of each of the first hits are looked for among the candidates and ranked above it
   (`hub.ranking.newest_versions_first`). 32 of 32 rank newest first with hybrid, in each of ten
   runs. q006 (Lior left, Netanel now reports to Tamar Levi) was found in some runs and not others

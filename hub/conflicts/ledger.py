@@ -401,7 +401,7 @@ def _index_memories(redis: Redis, keys: Keys, ids: Sequence[str]) -> None:
 def proposed_over(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> dict[str, str]:
     """For each memory that is the side an open conflict does not propose, the side it proposes (of
     its latest such conflict): the memory that, until the owner decides, may have replaced it. That is
-    the newer side, unless the older is the owner's correction (`hub.conflicts.review`)."""
+    the newer side, unless it repeats what the older, a correction, denied (`hub.conflicts.review`)."""
     found = {m: cids for m, cids in open_conflicts_of(redis, keys, memory_ids).items() if cids}
     conflicts = _load(redis, keys, sorted({cid for cids in found.values() for cid in cids}))
     proposed: dict[str, str] = {}
