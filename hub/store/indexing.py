@@ -9,12 +9,11 @@ Searches at 100k indexed memories, p95 against the time to encode the query, wit
 20k more waiting (one run): 1.65 / 2.02 / 2.09 / 2.05 with a scope filter, and 1.78 / 1.95 / 2.07 /
 3.09 narrowed to two agents, a kind and a month. Hence 10k: the most that kept both within the
 end-to-end bound of 2.5, with the fewest stops to index.
-The bound is a ratio to the model, and the store does not speed up with it. On a machine whose model
-encodes a query in 7-8 ms (an AVX-512 Xeon; 15-25 ms on the machines of the runs above),
+The bound is a ratio to the model's time, and the store query does not shrink with it. On 2026-12-01
+the model encoded a query in 7-8 ms (11-25 ms in the runs of earlier notes), and
 `benchmarks.ingest_search` measured at 100k with 9,999 waiting p95 / encode-one 3.15 and 2.96 in a
-row, 2.76 and 2.65 beside (two runs, 2026-12-01), and 2.41 / 2.42 in a row once indexed: the store
-query takes ~3 ms alone and ~4 ms right after an encode on either kind of machine, so there the
-slowest state is past the bound. 5k waiting was not measured on that machine.
+row, 2.76 and 2.65 beside (two runs), and 2.41 / 2.42 in a row once indexed; the store query alone
+took ~3 ms (p50), ~4 ms right after an encode. That day the slowest state was past the bound.
 A Qdrant server indexes by itself, and its store reports none waiting.
 """
 
