@@ -6,29 +6,34 @@
 The set is tests/data/secrets_i18n.jsonl: per language, secrets said the ways people say them (PINs,
 passwords, passphrases, door, gate and alarm codes, CVVs, bank logins, recovery codes) and
 look-alikes that must stay storable (postcodes, rooms, times, prices, flights, phone numbers, ...),
-each half dev and half test. The test half is frozen: its errors are not listed, so that nobody
-fits the rules to it.
+half dev and half test, and a fresh half (8 + 8 per language). Only the dev half's errors are
+listed. The test half was written with the dev half, before any rule; its misses were read once, to
+fix them, so it measures nothing blind any more. The fresh half was written after that measure and
+before that reading: it is the blind one now.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
 false refusal. The cost is what find_secrets takes on an event's text, the work screening does per
-event (it runs on every event twice, in the API and in the worker), averaged over the set's texts;
-the best of several rounds, so that it measures the code rather than a busy machine.
+event (it runs on every event twice, in the API and in the worker), averaged over the set's texts
+and over ordinary chat memories (benchmarks.common); the best of several rounds of CPU time, so that
+it measures the code rather than a busy machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import time
 import timeit
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from benchmarks.common import chat_memories
 from hub.secrets import find_secrets
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secrets_i18n.jsonl"
-SPLITS = ("dev", "test")
+SPLITS = ("dev", "test", "fresh")
 
 
 def load(path: Path = DATA) -> list[dict[str, Any]]:
@@ -61,7 +66,7 @@ def tally(rows: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:
 def report(rows: list[dict[str, Any]]) -> None:
     counts = tally(rows)
     languages = list(dict.fromkeys(row["lang"] for row in rows))
-    for split in SPLITS:
+    for split in (split for split in SPLITS if any(row["split"] == split for row in rows)):
         print(f"\n{split} half: secrets refused (named with their kind) / look-alikes refused")
         total: dict[str, int] = defaultdict(int)
         for lang in languages:
@@ -91,15 +96,14 @@ def errors(rows: list[dict[str, Any]], split: str) -> None:
             print(f"  refused {row['lang']} {row['what']:13} {row['text']!r} -> {found}")
 
 
-def cost(rows: list[dict[str, Any]], rounds: int = 5) -> float:
-    """Microseconds find_secrets takes per text, over the set's texts."""
-    texts = [row["text"] for row in rows]
+def cost(texts: list[str], rounds: int = 7) -> float:
+    """Microseconds of CPU find_secrets takes per text."""
 
     def once() -> None:
         for text in texts:
             find_secrets(text)
 
-    best = min(timeit.repeat(once, number=3, repeat=rounds)) / 3
+    best = min(timeit.repeat(once, number=3, repeat=rounds, timer=time.process_time)) / 3
     return best / len(texts) * 1e6
 
 
@@ -114,7 +118,11 @@ def main() -> None:
     report(rows)
     if args.errors:
         errors(rows, args.errors)
-    print(f"\nscreening cost: {cost(rows):.1f} µs per event text (mean over {len(rows)} texts, best of 5)")
+    chat = chat_memories(500)
+    print(
+        f"\nscreening cost, µs of CPU per event text: {cost([row['text'] for row in rows]):.1f} on the set's"
+        f" {len(rows)}, {cost(chat):.1f} on {len(chat)} ordinary chat memories (best of 7)"
+    )
 
 
 if __name__ == "__main__":
