@@ -210,7 +210,7 @@ FRENCH = Language(
 GERMAN = Language(
     code="de",
     passwords=("*passwort", "*kennwort", "passphrase", "*passphrase"),
-    keys=("wlan-schlüssel", "wlan-key", "netzwerkschlüssel", "wifi-schlüssel"),
+    keys=("wlan-schlüssel", "netzwerkschlüssel", "wifi-schlüssel"),
     pins=("pin", "pin-code", "pin-nummer", "geheimzahl", "*geheimzahl", "geheimnummer", "kartenpin"),
     codes=("code", "kombination", "zahlenkombination"),
     locks=(
@@ -419,14 +419,23 @@ HEBREW = Language(
 )
 
 # Passwords only: the words were in the English rules before the table.
-DUTCH = Language(code="nl", passwords=("wachtwoord",), copulas=("is",), of=("voor", "van"))
-POLISH = Language(code="pl", passwords=("hasło", "haslo"), copulas=("jest", "to"), of=("do", "dla"))
-SWEDISH = Language(
-    code="sv", passwords=("lösenord", "losenord"), copulas=("är", "var"), of=("till", "för"), prose="fel"
+_LOGINS = ("user", "username", "login", "email", "e-mail", "wifi", "wi-fi")
+DUTCH = Language(
+    code="nl", passwords=("wachtwoord",), logins=(*_LOGINS, "gebruiker*"), copulas=("is",), of=("voor", "van"),
 )
-FINNISH = Language(code="fi", passwords=("salasana",), copulas=("on",))
-NORWEGIAN = Language(code="no", passwords=("passord",), copulas=("er",), of=("til", "for"), prose="feil")
-
+POLISH = Language(
+    code="pl", passwords=("hasło", "haslo"), logins=(*_LOGINS, "użytkownik*"), copulas=("jest", "to"),
+    of=("do", "dla"),
+)
+SWEDISH = Language(
+    code="sv", passwords=("lösenord", "losenord"), logins=(*_LOGINS, "användar*"), copulas=("är", "var"),
+    of=("till", "för"), prose="fel",
+)
+FINNISH = Language(code="fi", passwords=("salasana",), logins=(*_LOGINS, "käyttäjä*"), copulas=("on",))
+NORWEGIAN = Language(
+    code="no", passwords=("passord",), logins=(*_LOGINS, "bruker*"), copulas=("er",), of=("til", "for"),
+    prose="feil",
+)
 # fmt: on
 
 LANGUAGES: tuple[Language, ...] = (

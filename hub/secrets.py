@@ -666,15 +666,6 @@ def _password_rules(speech: _Speech) -> list[_Rule]:
                 script=speech.script,
             )
         )
-    if language.logins:
-        # A login, then after a slash its password: "Bank login is jsmith84 / Barclays!2020".
-        logins = _opening(language.logins, glue=glue) + _words(language.logins, glue)
-        label = rf"(?:(?:{_PASSWORD_WORDS})\s*[:=]\s*)?"
-        pattern = rf"(?i){logins}{speech.qualifier}(?:{speech.is_})[^\s/]+\s*/\s*{label}(?P<sep>){_VALUE}"
-        login_hints = _hints(language.logins)
-        rules.append(
-            _Rule("password", re.compile(pattern), _login_pair, hints=login_hints, script=speech.script)
-        )
     if language.free_words:
         # In the pattern, so that a word of the sentence does not hide the value after it.
         value = (
@@ -689,6 +680,22 @@ def _password_rules(speech: _Speech) -> list[_Rule]:
 
 # Every language's names for a password, as the rules for a login pasted with one read them.
 _PASSWORD_WORDS = _alternatives(name for language in LANGUAGES for name in language.passwords) + "|pass(?==)"
+
+
+def _login_pair_rule() -> _Rule:
+    """A login, then after a slash its password, in any language: "Bank login is jsmith84 / Barclays!2020",
+    "usuario: jgarcia / Banco2024!". One rule for all: the value must be no word, so no language's
+    grammar is needed to tell it from prose. The pattern opens with the slash, which the engine skips
+    to; the login before it is the rule's context, read only where a slash is."""
+    logins = [login for language in LANGUAGES for login in language.logins]
+    copulas = _words(copula for language in LANGUAGES for copula in language.copulas)
+    words = r"(?:\s+[^\s.:=;,!?/]{1,20}){0,3}?"
+    before = rf"(?i){_words(logins)}{words}(?:{_ASSIGN}|{_DASH}|\s+{copulas}\s+)[^\s/]+\s*\Z"
+    label = rf"(?:(?:{_PASSWORD_WORDS})\s*[:=]\s*)?"
+    pattern = rf"(?i)(?<![/:])/(?!/)\s*{label}(?P<sep>){_VALUE}"
+    return _Rule("password", re.compile(pattern), _login_pair, re.compile(before), hints=_hints(logins))
+
+
 _SPEECH = [_speech(language) for language in LANGUAGES]
 _SAID_CARD_CODES = [rule for speech in _SPEECH for rule in _card_code_rules(speech)]
 _SAID_SECRETS = [
@@ -696,7 +703,7 @@ _SAID_SECRETS = [
     for build in (_recovery_rules, _pin_rules, _access_rules, _password_rules)
     for speech in _SPEECH
     for rule in build(speech)
-]
+] + [_login_pair_rule()]
 
 _RULES: tuple[_Rule, ...] = (
     # Providers, by prefix and shape: precise, so they come first and win over the generic rules.
