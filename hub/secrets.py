@@ -2,8 +2,9 @@
 
 Offline and pure Python: one table of compiled patterns, each with an optional check on what it
 matched (a Luhn sum, a JWT header, the randomness of a key) and an optional context that must come
-just before it ("twilio", "aws"). Findings point at the secret value itself, so that redacting keeps
-the sentence around it readable.
+just before it ("twilio", "aws"). Secrets said in words (a password, a PIN, a door code, a CVV,
+recovery codes) are read in each language of hub.secret_languages, by rules built from its words.
+Findings point at the secret value itself, so that redacting keeps the sentence around it readable.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from hub.secret_languages import LANGUAGES, Language
 
 __all__ = ["LABELS", "SecretError", "SecretFinding", "ensure_no_secrets", "find_secrets", "redact"]
 
@@ -130,36 +135,26 @@ _PLACEHOLDER = re.compile(
     r"(?i)^(?:[<$%{\[(].*|[~/][\w.-]*/.*|[a-z][a-z0-9+.-]*://.*|[-–—_.*•?]+|x{3,}|…"
     r"|(?:your|my|the|some)[_-].*|redacted|hidden|masked|placeholder|example|n/?a|none|null|nil|tbd|todo)$"
 )
-_PROSE_WORDS = """
-    the a an my your his her their our its this that same different required incorrect wrong correct
-    invalid valid expired expiring changed reset set stored saved kept managed shared written printed in on
-    at for to of with from by not no none empty blank unknown unchanged secret encrypted hashed protected
-    weak strong long short too very still now being been also only just and or but case-sensitive needed
-    necessary optional mandatory missing forgotten lost known provided given below above attached here
-    there somewhere elsewhere inside please see check ask use via yes true false ok fine easy hard simple
-    complex complicated based taped sent rotated updated generated random temporary new old default min max
-    minimum maximum least most 1password bitwarden lastpass keepass keepassxc keychain vault dashlane
-    mine yours ours hers theirs something nothing anything whatever what which gone broken stolen taken
-    chosen frozen good bad better worse best worst right okay nice cool great terrible awful horrible
-    cute funny silly stupid dumb lame clever smart tricky weird strange crazy odd secure insecure safe unsafe
-    unique common rare basic standard normal typical trivial real fake fresh final public private
-    personal important obvious unclear ready closed open
-    falsch richtig faux correcte incorrecte correcta incorrecta correcto incorrecto errada correta fraca
-    forte sicher unsicher abgelaufen vergessen gesperrt fel feil
-    ראה ראו בדוק בדקו שאל שאלי אצל כמו בכספת במנהל אין ללא חדשה ישנה זהה שונה שמורה נמצאת"""
-_NOT_PASSWORDS = frozenset(_PROSE_WORDS.split())
+# Words that, after "is", say what a password is like or where it is: every language's, since people mix.
+_NOT_PASSWORDS = frozenset(word.casefold() for language in LANGUAGES for word in language.prose.split())
 # What follows a value that is really a sentence going on: "is 12 characters long", "Netanel knows it".
 _LENGTH_FOLLOWS = re.compile(r"(?i)\s*(?:characters?|chars?|digits?|letters?|symbols?|long|minimum|max)\b")
 _WORD = re.compile(r"[^\W\d_]+(?:'s)?")
 # A lowercase word a person might choose, and not a state or a quality ("blocked", "working", "useless").
-_PLAIN_WORD = re.compile(r"(?![a-z]*(?:ed|ing|able|ible|ous|ful|less|tive|sive|ent)$)[a-z]{4,40}")
+_STATE_ENDINGS = "|".join(sorted({ending for language in LANGUAGES for ending in language.state_endings}))
+_PLAIN_WORD = re.compile(rf"(?![a-z]*(?:{_STATE_ENDINGS})$)[a-z]{{4,40}}")
 # What closes a clause: its end, punctuation, a line break, an emoji.
 _CLAUSE_ENDS = re.compile(r"[ \t]*(?:$|[^\w\s]|\n)")
 _ARROW_MARK = re.compile(r"[>→⇒⟶➔➡]")
 _ARROW_BEFORE = re.compile(r"(?:-+>|=+>|[→⇒⟶➔➡]\ufe0f?)\s*$")
 _ARROW_AFTER = re.compile(r"\s*(?:-+>|=+>|[→⇒⟶➔➡])")
-# A letter with no case (Hebrew, Arabic) goes on a sentence as a lowercase one does.
-_PROSE_FOLLOWS = re.compile(r" +[a-z\u0590-\u05ff\u0600-\u06ff]")
+_NEXT_LETTER = re.compile(r" +([^\W\d_])")
+
+
+def _prose_follows(text: str, end: int) -> bool:
+    """Whether a lowercase word follows: the sentence goes on. A letter with no case (Hebrew, Arabic) too."""
+    letter = _NEXT_LETTER.match(text, end)
+    return letter is not None and not letter.group(1).isupper()
 
 
 def _secret_group(match: re.Match[str]) -> str | int:
@@ -269,7 +264,7 @@ def _password(match: re.Match[str]) -> bool:
         return True
     if _LENGTH_FOLLOWS.match(text, match.end()):
         return False
-    if _WORD.fullmatch(value) and _PROSE_FOLLOWS.match(text, match.end()):
+    if _WORD.fullmatch(value) and _prose_follows(text, match.end()):
         return False
     sep = match.group("sep").strip()
     if sep in (":", "=", ":=", "=>", "："):
@@ -305,6 +300,8 @@ class _Rule:
     # open with no literal, which the regex engine would otherwise try at every position.
     hints: tuple[str, ...] = ()
     standalone: bool = False  # not glued to token characters on its left
+    # The rule runs only on text holding a letter of this script (a language's rules on its own text).
+    script: re.Pattern[str] | None = None
 
     def accepts(self, match: re.Match[str]) -> bool:
         text, start = match.string, match.start()
@@ -338,16 +335,6 @@ _KEY_WORDS = (
     r"|private[_ -]?token|signing[_ -]?key|webhook[_ -]?secret|encryption[_ -]?key|master[_ -]?key"
     r"|token|secret"
 )
-_PASSWORD_WORDS = (
-    r"password|passwd|passphrase|passcode|pwd|pw|pswd|pswrd|p/w|pass(?==)|mot de passe|contrase[ñn]a"
-    r"|passwort|kennwort|senha|wachtwoord|has[łl]o|l[öo]senord|salasana|пароль"
-)
-_PASSWORD_HINT_WORDS = "pass pw psw p/w contrase kennwort senha wachtwoord hasło haslo senord salasana пароль"
-_PASSWORD_HINTS = tuple(_PASSWORD_HINT_WORDS.split())
-# "password for the router is ...": a short qualifier between the word and its value.
-_QUALIFIER = (
-    r"(?:\s+(?:for|to|of|on|at|pour|de|du|des|para|del|da|do|für|vom|voor|van)\s+[^\n.:=;,!?]{1,40}?)?"
-)
 _ASSIGN = r"\s*(?::=|=>|[:=])\s*"
 # Chat separators between a password's name and its value: "password -> hunter2", "pw: → X", "wifi - X".
 # Each reads as "is" does: a plain lowercase word after one must end its clause.
@@ -357,15 +344,13 @@ _IS = (
     r"\s+(?:is|was|est|es|ist|war|é|era|är|er|jest)(?:\s+(?:now|still|set to|changed to|updated to))?"
     r"(?:\s*:\s*|\s+)"
 )
-_VALUE = r"(?:(?P<q>[\"'`])(?P<quoted>[^\n]{1,100}?)(?P=q)|(?P<secret>\S{0,99}[^\s.,;:?)\]}>'\"`]))"
-# Hebrew and Arabic glue "the", "and", "that" to the word (הסיסמה, "the password"; סיסמת, "the password
-# of") and qualify it without a preposition of their own ("הסיסמה לוויפי: ...", "the password to the
-# Wi-Fi: ..."), so up to three words may stand between the word and its value.
-_PASSWORD_WORDS_RTL = (
-    r"(?<!\w)(?:[והשלבמכ]{0,3}(?:סיסמ[האת]|ססמ[הת])|(?:[وبل]?ال|[وبل])?كلمة (?:ال)?(?:مرور|سر))(?!\w)"
+# A value: quoted ("...", « ... », „...“, “...”, ‘...’), or the run of characters up to a space, less
+# the punctuation that closes a sentence.
+_VALUE = (
+    r"(?:(?:(?P<q>[\"'`])|(?P<guillemet>«\s?)|(?P<low>„)|(?P<curly>“)|‘)(?P<quoted>[^\n]{1,100}?)"
+    r"(?(q)(?P=q)|(?(guillemet)\s?»|(?(low)[“”]|(?(curly)”|’))))"
+    r"|(?P<secret>\S{0,99}[^\s.,;:?)\]}>'\"`»“”’،]))"
 )
-_IS_RTL = r"\s+(?:היא|הוא|זה|זו|هي|هو)(?:\s*:\s*|\s+)"
-_QUALIFIER_RTL = r"(?:\s+[^\s.:=;,!?]{1,20}){0,3}?"
 # Chinese, Japanese and Korean write no space around the word ("密码是abc12345", "パスワードは ... です"):
 # the value is the run of ASCII after it, as typed on a keyboard, never the sentence going on.
 _PASSWORD_WORDS_CJK = r"パスワード|暗証番号|密码|密碼|口令|비밀번호|암호"
@@ -373,24 +358,352 @@ _IS_CJK = r"\s*(?:[:=：]|は|是|为|為|는|은)\s*"
 _VALUE_CJK = r"(?:(?P<q>[\"'`])(?P<quoted>[^\n]{1,100}?)(?P=q)|(?P<secret>[!-~]{1,98}[^\s.,;:?)\]}>'\"`\x80-\U0010ffff]))"
 
 _NETWORK_WORDS = r"wi-?fi|wlan|wpa2?|wpa3|ssid|router|hotspot|network"
-# Near a "password" or a "pass", what makes it a login's or a network's: a user name, an e-mail, a network.
+# Near a "pass" or a "key", what makes it a login's or a network's: a user name, an e-mail, a network.
 _LOGIN_OR_NETWORK = re.compile(rf"(?i)\b(?:user(?:name)?|login|e-?mail|{_NETWORK_WORDS})\b|@")
-_LOCK_WORDS = (
-    r"gate|door|front door|entry|entrance|building|lobby|garage|parking|alarm|safe|lock|padlock|locker"
-    r"|lockbox|key ?box|keypad|intercom|unlock|access|security"
-)
-_LOCK_WORDS_HE = r"שער|כניסה|דלת|בניין|בנין|לובי|חניה|חניון|אזעקה|כספת|מנעול|אינטרקום"
 
-# Between a list's name and its items ("backup codes for GitHub: ", "seed phrase is\n"), and between items.
+# Between a list's name and its items ("seed phrase is\n"), and between items.
 _CODES_LEAD = (
     r"[^\n:=]{0,30}?(?:\s*[:=]\s*|\s+(?:is|are|was|were)(?:\s*:\s*|\s+)|\s*\n\s*)"
     r"[\"'`]?(?:(?:[-*•]|\d{1,2}[.)])\s+)?"
 )
 _LIST_GAP = r"(?:[\s,;]+(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:and\s+)?)"
+# One two-factor backup code: "8492 1047", "a1b2c-3d4e5", "Xk29fLq0"; each has a digit.
 _CODE = (
     r"(?=[A-Za-z-]*[0-9])(?:[0-9]{4} [0-9]{4}|[A-Za-z0-9]{3,12}(?:-[A-Za-z0-9]{3,12}){1,3}|[A-Za-z0-9]{6,16})"
     r"(?![A-Za-z0-9-])"
 )
+
+# --- secrets said in words, in each language of hub.secret_languages --------------------------------
+#
+# Each language gets the same rules, built from its words: a password or a PIN named and then given
+# ("La contraseña del correo es Girasol#88", "ПИН-код карты 4821"), a code named with what it opens
+# ("le code de la porte est 7391", "Türcode: 4711"), a card's security code, recovery codes. A name is
+# followed by what it is of (the language's "of", or for a language that says it with a case ending,
+# a few words), then by how the language says "is", or nothing before a number.
+
+
+def _phrase(phrase: str, glue: str) -> str:
+    """One phrase of the table as a pattern (see hub.secret_languages for what `*`, `-` and `'` mean)."""
+    words = []
+    for position, word in enumerate(phrase.split()):
+        core = re.escape(word.strip("*")).replace("'", "['’]").replace(r"\-", r"[-\s]?")
+        # A `*` in front of the first word lets it be glued to a word before it: _words() sees to that.
+        start = r"\w*" if word.startswith("*") and position else glue
+        # Any ending, hyphenated parts included ("coffre-fort", "интернет-банка").
+        words.append(start + core + (r"\w*(?:-\w+)*" if word.endswith("*") else ""))
+    return r"\s+".join(words)
+
+
+def _alternatives(phrases: Iterable[str], glue: str = "") -> str:
+    # Longest first, so that "frase de contraseña" is taken whole before "contraseña".
+    return "|".join(_phrase(p, glue) for p in sorted(set(phrases), key=len, reverse=True))
+
+
+def _words(phrases: Iterable[str], glue: str = "", *, whole: bool = True, inside: bool = False) -> str:
+    """The phrases as words: no letter or digit glued on the left unless the phrase opens with `*` (then,
+    `inside` a pattern, the word it is glued to is taken too), nor on the right (an apostrophe ends a
+    word: "dell'"), unless not `whole` ("Tür" in "Türcode")."""
+    chosen = sorted(set(phrases), key=len, reverse=True)
+
+    def one(phrase: str) -> str:
+        ends = whole and not phrase.endswith("'")
+        return _phrase(phrase, glue) + (r"(?![^\W_])" if ends else "")
+
+    alone = "|".join(one(p) for p in chosen if not p.startswith("*"))
+    glued = "|".join((r"\w*" if inside else "") + one(p) for p in chosen if p.startswith("*"))
+    parts = ([rf"(?<![^\W_])(?:{alone})"] if alone else []) + ([f"(?:{glued})"] if glued else [])
+    return "(?:" + "|".join(parts) + ")"
+
+
+def _opening(*groups: Iterable[str], glue: str = "") -> str:
+    """A lookahead for the first letters a rule's names can open with (either case, or a prefix glued to
+    them): with it the regex engine skips to where a name can start, several times faster than trying a
+    case-insensitive alternation at every position."""
+    letters = {char for char in glue if not char.isascii()}
+    for group in groups:
+        for phrase in group:
+            first = phrase.lstrip("*")[:1]
+            letters |= {first.lower(), first.upper()}
+    return "(?=[" + "".join(re.escape(char) for char in sorted(letters)) + "])"
+
+
+def _hints(*groups: Iterable[str]) -> tuple[str, ...]:
+    """A literal piece of each phrase, lowercased: a rule runs only on text holding one. The shortest of
+    three letters or more, as it is the one most phrases share ("code" in "code de sécurité")."""
+    hints = set()
+    for phrase in (phrase for group in groups for phrase in group):
+        pieces = sorted(re.split(r"[\s\-'*]+", phrase.lower()), key=len)
+        hints.add(next((piece for piece in pieces if len(piece) >= 3), pieces[-1]))
+    return tuple(sorted(hints))
+
+
+@dataclass(frozen=True)
+class _Speech:
+    """One language's patterns: what stands between a name and its value, and what reads as "is"."""
+
+    language: Language
+    qualifier: str  # what the name is of: "de la tarjeta", "for the router", "от вайфая"
+    wordy_qualifier: str  # the same, with at least one word
+    joined: str  # between "code" and what it opens: "de la", "für die", "של"
+    is_: str  # "is", a colon, a dash, an arrow
+    lead: str  # between a list's name and its items
+    list_gap: str  # between items of a list
+    script: re.Pattern[str] | None  # a letter of the language's own script, where it has one
+
+
+def _speech(language: Language) -> _Speech:
+    glue = language.prefixes
+    if language.free_words:
+        word = r"\s+(?![-–—])[^\s.:=;,!?]{1,20}"
+        qualifier = rf"(?P<qual>(?:{word}){{0,{language.free_words}}}?)"
+        wordy = rf"(?P<qual>(?:{word}){{1,{language.free_words}}}?)"
+        joined = rf"(?:\s+{_words(language.of, glue)})?(?:{word})?" if language.of else f"(?:{word})?"
+    else:
+        of_word = _words(language.of) if language.of else "(?!)"
+        # "carte bleue", "contraseña wifi": one word, not "of" ("de la tarjeta" is a qualifier) nor "is".
+        not_after = "|".join(
+            _words(words) for words in (language.of, language.copulas, language.now) if words
+        )
+        word_after = (
+            rf"(?P<word_after>\s+(?!{not_after})[^\W\d_]{{2,20}}(?![^\W_]))?" if language.words_after else ""
+        )
+        after = rf"(?:\s+{_words(language.after)})?" if language.after else ""
+        of = rf"\s+{of_word}(?:\s+|(?<=['’]))[^\n.:=;,!?]{{1,40}}?" if language.of else ""
+        qualifier = rf"(?P<qual>{word_after}{after}(?:{of})?)" if of else rf"(?P<qual>{word_after}{after})"
+        wordy = rf"(?P<qual>{after}{of})" if of else r"(?P<qual>(?!))"
+        joined = rf"(?:\s+{_words(language.of)}){{0,2}}" if language.of else ""
+    now = rf"(?:\s+{_words(language.now)})?" if language.now else ""
+    copulas = _words(language.copulas, glue) if language.copulas else "(?!)"
+    # "is" before the other separators: "пароль — это X" is a dash and then "is".
+    is_ = (
+        rf"{now}(?:(?:\s+[-–—]{{1,2}}\s*|\s*[–—]\s*|,?\s+){copulas}{now}(?:\s*[:–—-]\s*|\s+)"
+        rf"|{_ARROW}|{_ASSIGN}|{_DASH})"
+    )
+    lead = (
+        rf"[^\n:=]{{0,30}}?(?:\s*[:=]\s*|\s+[-–—]\s+|,?\s+{copulas}(?:\s*:\s*|\s+)|\s*\n\s*)"
+        r"[\"'`]?(?:(?:[-*•]|\d{1,2}[.)])\s+)?"
+    )
+    and_words = rf"(?:(?:{_alternatives(language.and_words)})\s*)?" if language.and_words else ""
+    list_gap = rf"(?:[\s,;،]+(?:(?:[-*•]|\d{{1,2}}[.)])\s+)?{and_words})"
+    script = re.compile(language.script) if language.script else None
+    return _Speech(language, qualifier, wordy, joined, is_, lead, list_gap, script)
+
+
+_YEAR = re.compile(r"(?:19|20)[0-9]{2}")
+
+
+def _stated_number(match: re.Match[str]) -> bool:
+    # With "is" or a colon the number is the value. With only a space, straight after the name ("PIN 4821")
+    # it is too; after words ("код домофона 1234") only where no number stood among them, where it ends its
+    # clause, and where it does not read as a year ("ПИН-код поменяла в 2023").
+    if match.group("gap") is None or not match.group("qual"):
+        return True
+    qualifier = match.group("qual")
+    return (
+        not any(char.isdigit() for char in qualifier)
+        and not _YEAR.fullmatch(match.group("secret"))
+        and bool(_CLAUSE_ENDS.match(match.string, match.end()))
+    )
+
+
+def _named_card(card_codes: re.Pattern[str], cards: re.Pattern[str], match: re.Match[str]) -> bool:
+    # "CVV" names a card's code; "security code" does so only with a card named ("...of the card").
+    head = match.group("head")
+    return bool(card_codes.match(head) or cards.search(head)) and _stated_number(match)
+
+
+def _no_word(value: str) -> bool:
+    """A value no word could be: a digit or a symbol in it, or a capital past its first letter."""
+    return any(not char.isalpha() or char.isupper() for char in value[1:]) or not value[:1].isalpha()
+
+
+def _said_password(speech: _Speech, keys: re.Pattern[str] | None, match: re.Match[str]) -> bool:
+    if not _password(match):
+        return False
+    value = _secret_text(match)
+    # "La clave del éxito es ...": a key is a password's only with a digit in it.
+    if keys is not None and keys.match(match.group("head")) and not any(char.isdigit() for char in value):
+        return False
+    # "Contraseña cambiada: ayer": after a word following the name, only a value no word could be.
+    quoted = match.group("quoted") is not None
+    if "word_after" in match.re.groupindex and match.group("word_after") and not (quoted or _no_word(value)):
+        return False
+    # "Das Passwort ist Pflicht.": where nouns are capitalized, one after "is" is the sentence going on.
+    sep = match.group("sep").strip()
+    capitalized_word = value[:1].isupper() and value[1:].islower() and value.isalpha()
+    return not (
+        speech.language.capitalized_nouns and capitalized_word and not quoted and sep not in (":", "=")
+    )
+
+
+def _login_pair(match: re.Match[str]) -> bool:
+    # "Bank login is jsmith84 / Barclays!2020": the value after the slash must be no word ("Chase / Citi").
+    value = _secret_text(match)
+    return _password_beside_login(match) and (match.group("quoted") is not None or _no_word(value))
+
+
+def _said_beside_login(keys: re.Pattern[str] | None, match: re.Match[str]) -> bool:
+    value = _secret_text(match)
+    return _password_beside_login(match) and not (
+        keys is not None and keys.match(match.group("head")) and not any(char.isdigit() for char in value)
+    )
+
+
+def _token_after_words(match: re.Match[str]) -> bool:
+    # "пароль от ноутбука qwerty2019": no "is", so only a value no word could be (letters and digits,
+    # no e-mail), where it ends its clause (the pattern sees to those), with no number in the words before.
+    value = match.group("secret")
+    return (
+        "@" not in value
+        and not _PLACEHOLDER.match(value)
+        and not any(c.isdigit() for c in match.group("qual"))
+    )
+
+
+# A number stated: "is 4821", ": 4821", "#4821", or after a space alone.
+_NUMBER_SEP = r"(?:(?P<sep>{is_}|\s*#\s*)|(?P<gap>\s+))"
+_PIN = r"(?P<secret>\d{4,8})(?![^\W_])"
+# A door's code: digits, perhaps a capital letter ("4521B"), or a combination ("12-34-56").
+_ACCESS_CODE = r"(?P<secret>\d{3,8}(?-i:[A-Z])?|\d{1,3}(?:[-–]\d{1,3}){2,3})(?![^\W_])"
+_CARD_CODE = r"(?P<secret>\d{3,4})(?![^\W_])"
+
+
+def _card_code_rules(speech: _Speech) -> list[_Rule]:
+    language, glue = speech.language, speech.language.prefixes
+    if not (language.card_codes or language.security_codes):
+        return []
+    names = _words(language.card_codes + language.security_codes, glue)
+    opening = _opening(language.card_codes, language.security_codes, glue=glue)
+    pattern = (
+        rf"(?i){opening}(?P<head>{names}{speech.qualifier}){_NUMBER_SEP.format(is_=speech.is_)}{_CARD_CODE}"
+    )
+    card_codes = re.compile(rf"(?i){_words(language.card_codes, glue)}" if language.card_codes else "(?!)")
+    cards = re.compile(rf"(?i){_words(language.cards, glue)}" if language.cards else "(?!)")
+    check = partial(_named_card, card_codes, cards)
+    hints = _hints(language.card_codes, language.security_codes)
+    return [_Rule("card_security_code", re.compile(pattern), check, hints=hints, script=speech.script)]
+
+
+def _recovery_rules(speech: _Speech) -> list[_Rule]:
+    language = speech.language
+    if not language.recovery:
+        return []
+    pattern = (
+        rf"(?i){_opening(language.recovery, glue=language.prefixes)}{_words(language.recovery, language.prefixes)}"
+        rf"{speech.lead}"
+        rf"(?P<secret>{_CODE}(?:{speech.list_gap}{_CODE})*)"
+    )
+    return [
+        _Rule("recovery_codes", re.compile(pattern), hints=_hints(language.recovery), script=speech.script)
+    ]
+
+
+def _pin_rules(speech: _Speech) -> list[_Rule]:
+    language, glue = speech.language, speech.language.prefixes
+    names = [_words(language.pins, glue)] if language.pins else []
+    if language.codes and language.cards:  # "le code de ma carte bleue": a card's PIN
+        cards = _words(language.cards, glue, inside=True)
+        names.append(rf"{_words(language.codes, glue)}{speech.joined}(?:\s+|(?<=['’])){cards}")
+    if not names:
+        return []
+    opening = _opening(language.pins, language.codes if language.cards else (), glue=glue)
+    pattern = (
+        rf"(?i){opening}(?P<head>(?:{'|'.join(names)}){speech.qualifier})"
+        rf"{_NUMBER_SEP.format(is_=speech.is_)}{_PIN}"
+    )
+    hints = _hints(language.pins, language.codes if language.cards else ())
+    return [_Rule("password", re.compile(pattern), _stated_number, hints=hints, script=speech.script)]
+
+
+def _access_rules(speech: _Speech) -> list[_Rule]:
+    language, glue = speech.language, speech.language.prefixes
+    names = [_words(language.access, glue)] if language.access else []
+    if language.codes and language.locks:
+        codes, locks = _words(language.codes, glue), _words(language.locks, glue, inside=True)
+        names.append(rf"{codes}{speech.joined}(?:\s+|(?<=['’])){locks}")  # "code de la porte"
+        # "door code", "Türcode", "Alarm-Code": what it opens first, glued or not.
+        first = _words(language.locks, glue, whole=False)
+        names.append(rf"{first}[ -]?(?:{_alternatives(language.codes)})(?![^\W_])")
+    if not names:
+        return []
+    opening = _opening(language.access, language.codes, language.locks if language.codes else (), glue=glue)
+    pattern = (
+        rf"(?i){opening}(?P<head>(?:{'|'.join(names)}){speech.qualifier})"
+        rf"{_NUMBER_SEP.format(is_=speech.is_)}{_ACCESS_CODE}"
+    )
+    hints = _hints(language.access, language.codes)
+    return [_Rule("password", re.compile(pattern), _stated_number, hints=hints, script=speech.script)]
+
+
+def _password_rules(speech: _Speech) -> list[_Rule]:
+    language, glue = speech.language, speech.language.prefixes
+    if not (language.passwords or language.keys):
+        return []
+    names = _opening(language.passwords, language.keys, glue=glue) + _words(
+        language.passwords + language.keys, glue
+    )
+    keys = re.compile(rf"(?i){_words(language.keys, glue)}") if language.keys else None
+    hints = _hints(language.passwords, language.keys)
+    rules = [
+        _Rule(
+            "password",
+            re.compile(rf"(?i)(?P<head>{names}[\"']?{speech.qualifier})(?P<sep>{speech.is_}){_VALUE}"),
+            partial(_said_password, speech, keys),
+            hints=hints,
+            script=speech.script,
+        )
+    ]
+    if language.logins:
+        # A login and its password pasted side by side: "usuario jgarcia82, contraseña Banco2024!".
+        near = re.compile(rf"(?i){_words(language.logins, glue)}|@")
+        rules.append(
+            _Rule(
+                "password",
+                re.compile(rf"(?i)(?P<head>{names})(?P<sep>\s+){_VALUE}"),
+                partial(_said_beside_login, keys),
+                near,
+                hints=hints,
+                script=speech.script,
+            )
+        )
+    if language.free_words:
+        # In the pattern, so that a word of the sentence does not hide the value after it.
+        value = (
+            r"(?P<secret>(?=\S*\d)(?=\S*[^\W\d_])\S{5,99}[^\s.,;:?)\]}>'\"`»“”’،])(?=[ \t]*(?:$|[^\w\s]|\n))"
+        )
+        pattern = rf"(?i)(?P<head>{names}{speech.wordy_qualifier})(?P<gap>\s+){value}"
+        rules.append(
+            _Rule("password", re.compile(pattern), _token_after_words, hints=hints, script=speech.script)
+        )
+    return rules
+
+
+# Every language's names for a password, as the rules for a login pasted with one read them.
+_PASSWORD_WORDS = _alternatives(name for language in LANGUAGES for name in language.passwords) + "|pass(?==)"
+
+
+def _login_pair_rule() -> _Rule:
+    """A login, then after a slash its password, in any language: "Bank login is jsmith84 / Barclays!2020",
+    "usuario: jgarcia / Banco2024!". One rule for all: the value must be no word, so no language's
+    grammar is needed to tell it from prose. The pattern opens with the slash, which the engine skips
+    to; the login before it is the rule's context, read only where a slash is."""
+    logins = [login for language in LANGUAGES for login in language.logins]
+    copulas = _words(copula for language in LANGUAGES for copula in language.copulas)
+    words = r"(?:\s+[^\s.:=;,!?/]{1,20}){0,3}?"
+    before = rf"(?i){_words(logins)}{words}(?:{_ASSIGN}|{_DASH}|\s+{copulas}\s+)[^\s/]+\s*\Z"
+    label = rf"(?:(?:{_PASSWORD_WORDS})\s*[:=]\s*)?"
+    pattern = rf"(?i)(?<![/:])/(?!/)\s*{label}(?P<sep>){_VALUE}"
+    return _Rule("password", re.compile(pattern), _login_pair, re.compile(before), hints=_hints(logins))
+
+
+_SPEECH = [_speech(language) for language in LANGUAGES]
+_SAID_CARD_CODES = [rule for speech in _SPEECH for rule in _card_code_rules(speech)]
+_SAID_SECRETS = [
+    rule
+    for build in (_recovery_rules, _pin_rules, _access_rules, _password_rules)
+    for speech in _SPEECH
+    for rule in build(speech)
+] + [_login_pair_rule()]
 
 _RULES: tuple[_Rule, ...] = (
     # Providers, by prefix and shape: precise, so they come first and win over the generic rules.
@@ -520,14 +833,8 @@ _RULES: tuple[_Rule, ...] = (
         _typed_password,
         hints=("-u", "--user"),
     ),
-    _Rule(
-        "card_security_code",
-        re.compile(
-            rf"(?i)\b(?:cvv2?|cvc2?|csc|card security code)\b{_QUALIFIER}"
-            r"(?:\s*[:=#]\s*|\s+(?:is\s+)?)(?P<secret>[0-9]{3,4})\b"
-        ),
-        hints=("cvv", "cvc", "csc", "security code"),
-    ),
+    # A card's security code, in each language: "CVV 123", "le cryptogramme de la carte est 462".
+    *_SAID_CARD_CODES,
     # Keyword assignments: "api_key=...", "the Datadog token is ...", "Authorization: Bearer ...".
     _Rule(
         "generic_api_key",
@@ -556,24 +863,8 @@ _RULES: tuple[_Rule, ...] = (
         _query_password,
         hints=("=", "%3d"),
     ),
-    _Rule(
-        "password",
-        re.compile(
-            rf"(?i)(?<![A-Za-z0-9])(?:{_PASSWORD_WORDS})[\"']?{_QUALIFIER}"
-            rf"(?P<sep>{_ARROW}|{_ASSIGN}|{_DASH}|{_IS}){_VALUE}"
-        ),
-        _password,
-        hints=_PASSWORD_HINTS,
-    ),
-    # A login and its password pasted side by side: "username netanel password Hunter2xyz", or with a
-    # slash, "login: dana@example.com / Zq7#kP2!".
-    _Rule(
-        "password",
-        re.compile(rf"(?i)(?<![A-Za-z0-9])(?:{_PASSWORD_WORDS})(?P<sep>\s+){_VALUE}"),
-        _password_beside_login,
-        _LOGIN_OR_NETWORK,
-        hints=_PASSWORD_HINTS,
-    ),
+    # Secrets said in words, in each language: recovery codes, PINs, door codes, passwords.
+    *_SAID_SECRETS,
     # After a login or a network, "pass" is its password ("Wi-Fi: HomeNet, pass: sunflower77"), and after
     # a network "key" is ("WPA key: sunflower77"); elsewhere they are a day pass and a key insight.
     _Rule(
@@ -604,52 +895,9 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule(
         "password",
-        re.compile(rf"(?:{_PASSWORD_WORDS_RTL}){_QUALIFIER_RTL}(?P<sep>{_ASSIGN}|{_IS_RTL}){_VALUE}"),
-        _password,
-        hints=("סיסמ", "ססמ", "كلمة"),
-    ),
-    _Rule(
-        "password",
         re.compile(rf"(?:{_PASSWORD_WORDS_CJK})(?P<sep>{_IS_CJK}){_VALUE_CJK}"),
         _password,
         hints=("パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "암호"),
-    ),
-    # "PIN 4821" needs no "is": nothing else follows the word with a number.
-    _Rule(
-        "password",
-        re.compile(
-            rf"(?i)\bpin(?: number)?{_QUALIFIER}(?:{_ASSIGN}|\s+(?:is|was)\s+)(?P<secret>[0-9]{{4,8}})\b"
-            r"|(?i:\bpin)\s+(?P<bare>[0-9]{4,8})\b"
-        ),
-        hints=("pin",),
-    ),
-    # A code that opens a door: "the gate code is 4821#", "alarm code 1739", "safe combination: 12-34-56".
-    _Rule(
-        "password",
-        re.compile(
-            rf"(?i)\b(?:{_LOCK_WORDS})[ -]?(?:code|combination|combo|pin)\b{_QUALIFIER}"
-            rf"(?:\s+(?:this|next|from)\s+\w+)?(?:\s*[:=#]\s*|{_IS}|\s+)"
-            r"(?P<secret>[0-9]{3,8}|[0-9]{1,3}(?:-[0-9]{1,3}){2,3})(?![0-9a-z])"
-        ),
-        hints=("code", "combination", "combo", "pin"),
-    ),
-    _Rule(
-        "password",
-        re.compile(
-            rf"(?<!\w)[וה]?קוד\s+(?:של\s+)?[הלב]?(?:{_LOCK_WORDS_HE})(?:\s+[^\s.:=;,!?]{{1,20}}){{0,2}}?"
-            r"(?:\s*[:=]\s*|\s+(?:היא|הוא|זה)\s+|\s+)(?P<secret>[0-9]{3,8})(?![0-9])"
-        ),
-        hints=("קוד",),
-    ),
-    # Two-factor backup codes, after their name: "8492 1047", "a1b2c-3d4e5", "Xk29fLq0"; each has a digit.
-    # A one-time code ("the 2FA code was 482913") is dead in a minute: not one of them.
-    _Rule(
-        "recovery_codes",
-        re.compile(
-            rf"(?i)\b(?:backup|recovery|emergency|scratch)\s+codes?\b{_CODES_LEAD}"
-            rf"(?P<secret>{_CODE}(?:{_LIST_GAP}{_CODE})*)"
-        ),
-        hints=("code",),
     ),
     # A wallet's 12 to 24 words, after their name: prose that long always has a word of one or two letters.
     _Rule(
@@ -759,12 +1007,59 @@ def _find_encoded(text: str) -> Iterator[tuple[int, int, str]]:
                 yield run.start(), run.end(), found[0].kind
 
 
+def _trie(words: Iterable[str]) -> str:
+    """An alternation of words as a trie ("pa(?:ss|rola)"): the engine tries each letter once."""
+    root: dict[str, Any] = {}
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def branch(node: dict[str, Any]) -> str:
+        alternatives = [re.escape(char) + branch(child) for char, child in sorted(node.items()) if char]
+        if not alternatives:
+            return ""
+        body = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return branch(root)
+
+
+# Every rule's hints, found in one pass over the text rather than tested rule by rule, which cost more
+# than the rules themselves once every language had its own. Only the hints holding no other are
+# looked for; a rule runs where one inside any of its hints is ("pass" for "passwort"): a little more
+# often than its own hints would say, never less.
+_ALL_HINTS = {hint for rule in _RULES for hint in rule.hints}
+_LEAST_HINTS = sorted(
+    hint for hint in _ALL_HINTS if not any(other != hint and other in hint for other in _ALL_HINTS)
+)
+_HINT_FINDER = re.compile("(?=(" + _trie(_LEAST_HINTS) + "))")
+_UNHINTED = [priority for priority, rule in enumerate(_RULES) if not rule.hints]
+_RULES_BY_HINT: dict[str, list[int]] = {hint: [] for hint in _LEAST_HINTS}
+for _priority, _rule in enumerate(_RULES):
+    for _least in {next(least for least in _LEAST_HINTS if least in hint) for hint in _rule.hints}:
+        _RULES_BY_HINT[_least].append(_priority)
+
+
+def _rules_for(text: str) -> set[int]:
+    """The rules worth running on text: those with no hints, and those with one in it."""
+    chosen = set(_UNHINTED)
+    for hint in set(_HINT_FINDER.findall(text.lower())):
+        chosen.update(_RULES_BY_HINT[hint])
+    return chosen
+
+
 def _find_secrets(text: str, *, decode: bool = True) -> list[SecretFinding]:
     claims: list[tuple[int, int, int, str]] = []  # (priority, start, end, kind): earlier rules are surer
-    lowered = text.lower()
-    for priority, rule in enumerate(_RULES):
-        if rule.hints and not any(hint in lowered for hint in rule.hints):
-            continue
+    scripts: dict[re.Pattern[str], bool] = {}
+    for priority in _rules_for(text):
+        rule = _RULES[priority]
+        if rule.script is not None:
+            if rule.script not in scripts:
+                scripts[rule.script] = rule.script.search(text) is not None
+            if not scripts[rule.script]:
+                continue
         for match in rule.pattern.finditer(text):
             if rule.accepts(match):
                 claims.append((priority, *match.span(_secret_group(match)), rule.kind))

@@ -109,6 +109,47 @@ def test_an_event_holding_a_secret_is_refused_naming_the_kind(api: TestClient, h
     assert hub.services.redis.xlen(hub.services.keys.stream) == 0
 
 
+# The sentences, accepted and stored before, and a few in languages of other scripts.
+SAID = [
+    ("Tu PIN de la tarjeta es 7733", "7733"),
+    ("Le digicode de l'immeuble est 2580", "2580"),
+    ("Das Kennwort fürs Konto lautet Sonne99!", "Sonne99!"),
+    ("Il PIN del bancomat è 9021", "9021"),
+    ("La clave de la alarma es 1122", "1122"),
+    ("Код домофона 1234", "1234"),
+    ("كلمة المرور للواي فاي هي Nakheel2023", "Nakheel2023"),
+    ("הקוד של האזעקה הוא 4821", "4821"),
+]
+
+
+def test_a_secret_said_in_the_owners_language_is_refused_naming_the_kind(
+    api: TestClient, hub: EmbeddedHub
+) -> None:
+    for text, value in SAID:
+        response = api.post("/v1/events", json={"events": [{**GOOD, "text": text}]})
+        assert response.status_code == 422, text
+        assert response.json()["detail"].startswith("events.0.text: text contains a password (password)")
+        assert value not in response.text
+    assert hub.services.redis.xlen(hub.services.keys.stream) == 0
+
+
+def test_the_redact_policy_stores_a_secret_said_in_another_language_without_it(
+    make_services: Callable[..., Services],
+) -> None:
+    hub = EmbeddedHub(services=make_services(secrets_policy="redact"), redis_server=None)
+    hub.start_workers(1, sweep_interval=0.5)
+    try:
+        with TestClient(create_app(hub.services)) as api:
+            agent = Memhub(agent="wa", channel="whatsapp", client=api)
+            for text, value in SAID[:3]:
+                status = agent.wait(agent.publish(text))
+                assert status.status == "stored", text
+                stored = api.get(f"/v1/memories/{status.memory_id}").json()["text"]
+                assert stored == text.replace(value, "[REDACTED:password]")
+    finally:
+        hub.stop()
+
+
 def test_a_secret_written_straight_to_the_stream_is_rejected_and_never_kept(
     api: TestClient, hub: EmbeddedHub, make_agent: Callable[..., Memhub]
 ) -> None:

@@ -1,0 +1,129 @@
+"""Secrets said in nine languages: what the detector refuses, and what it costs, in one run.
+
+    python -m benchmarks.secrets_i18n              # per language, on each half, and the cost
+    python -m benchmarks.secrets_i18n --errors dev # also list what the dev half gets wrong
+
+The set is tests/data/secrets_i18n.jsonl: per language, secrets said the ways people say them (PINs,
+passwords, passphrases, door, gate and alarm codes, CVVs, bank logins, recovery codes) and
+look-alikes that must stay storable (postcodes, rooms, times, prices, flights, phone numbers, ...),
+half dev and half test, and a fresh half (8 + 8 per language). Only the dev half's errors are
+listed. The test half was written with the dev half, before any rule; its misses were read once, to
+fix them, so it measures nothing blind any more. The fresh half was written after that measure and
+before that reading: it is the blind one now.
+
+A secret counts as refused when any finding is made, and as named when a finding of the row's kind
+covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
+false refusal. The cost is what find_secrets takes on an event's text, the work screening does per
+event (it runs on every event twice, in the API and in the worker), averaged over the set's texts
+and over ordinary chat memories (benchmarks.common); the best of several rounds of CPU time, so that
+it measures the code rather than a busy machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import timeit
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import chat_memories
+from hub.secrets import find_secrets
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secrets_i18n.jsonl"
+SPLITS = ("dev", "test", "fresh")
+
+
+def load(path: Path = DATA) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def named(row: dict[str, Any]) -> bool:
+    """Whether a finding of the row's kind covers the row's value."""
+    start = row["text"].index(row["value"])
+    end = start + len(row["value"])
+    return any(f.kind == row["kind"] and f.start <= start and f.end >= end for f in find_secrets(row["text"]))
+
+
+def tally(rows: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:
+    """Per (language, split): secrets, refused, named; look-alikes, falsely refused."""
+    counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for row in rows:
+        count = counts[row["lang"], row["split"]]
+        refused = bool(find_secrets(row["text"]))
+        if row["label"] == "secret":
+            count["secrets"] += 1
+            count["refused"] += refused
+            count["named"] += refused and named(row)
+        else:
+            count["lookalikes"] += 1
+            count["false"] += refused
+    return counts
+
+
+def report(rows: list[dict[str, Any]]) -> None:
+    counts = tally(rows)
+    languages = list(dict.fromkeys(row["lang"] for row in rows))
+    for split in (split for split in SPLITS if any(row["split"] == split for row in rows)):
+        print(f"\n{split} half: secrets refused (named with their kind) / look-alikes refused")
+        total: dict[str, int] = defaultdict(int)
+        for lang in languages:
+            count = counts[lang, split]
+            for key, value in count.items():
+                total[key] += value
+            print(f"  {lang:5} {_line(count)}")
+        print(f"  {'all':5} {_line(total)}")
+
+
+def _line(count: dict[str, int]) -> str:
+    return (
+        f"refused {count['refused']:3}/{count['secrets']:<3} named {count['named']:3}/{count['secrets']:<3}"
+        f"  false refusals {count['false']:2}/{count['lookalikes']}"
+    )
+
+
+def errors(rows: list[dict[str, Any]], split: str) -> None:
+    print(f"\n{split} half, what it gets wrong:")
+    for row in rows:
+        if row["split"] != split:
+            continue
+        found = [(f.kind, row["text"][f.start : f.end]) for f in find_secrets(row["text"])]
+        if row["label"] == "secret" and not named(row):
+            print(f"  missed  {row['lang']} {row['what']:13} {row['text']!r} -> {found}")
+        elif row["label"] == "not" and found:
+            print(f"  refused {row['lang']} {row['what']:13} {row['text']!r} -> {found}")
+
+
+def cost(texts: list[str], rounds: int = 7) -> float:
+    """Microseconds of CPU find_secrets takes per text."""
+
+    def once() -> None:
+        for text in texts:
+            find_secrets(text)
+
+    best = min(timeit.repeat(once, number=3, repeat=rounds, timer=time.process_time)) / 3
+    return best / len(texts) * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    # Only the dev half's errors may be read: the test half is the blind measure.
+    parser.add_argument("--errors", choices=["dev"], help="list the dev half's misses and false refusals")
+    args = parser.parse_args()
+    rows = load()
+    report(rows)
+    if args.errors:
+        errors(rows, args.errors)
+    chat = chat_memories(500)
+    print(
+        f"\nscreening cost, µs of CPU per event text: {cost([row['text'] for row in rows]):.1f} on the set's"
+        f" {len(rows)}, {cost(chat):.1f} on {len(chat)} ordinary chat memories (best of 7)"
+    )
+
+
+if __name__ == "__main__":
+    main()

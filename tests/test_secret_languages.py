@@ -1,0 +1,97 @@
+"""Secrets said in each language of hub.secret_languages, against the labelled multilingual set.
+
+tests/data/secrets_i18n.jsonl holds, per language, secrets said the ways people say them and look-alikes
+that must stay storable; its test half is the guarantee asserted here (see benchmarks.secrets_i18n).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hub.secret_languages import LANGUAGES
+from hub.secrets import LABELS, SecretError, ensure_no_secrets, find_secrets, redact
+
+SET_PATH = Path(__file__).parent / "data" / "secrets_i18n.jsonl"
+ROWS: list[dict[str, Any]] = [json.loads(line) for line in SET_PATH.read_text(encoding="utf-8").splitlines()]
+COVERED = {"es", "fr", "de", "pt", "it", "ru", "ar", "he", "en"}
+TEST_SECRETS = [row for row in ROWS if row["split"] == "test" and row["label"] == "secret"]
+TEST_LOOKALIKES = [row for row in ROWS if row["split"] == "test" and row["label"] == "not"]
+
+
+def _id(row: dict[str, Any]) -> str:
+    return f"{row['lang']} {row['what']}: {row['text'][:40]}"
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    return [(finding.kind, text[finding.start : finding.end]) for finding in find_secrets(text)]
+
+
+def test_the_set_covers_each_language_with_secrets_and_look_alikes() -> None:
+    counts = Counter((row["lang"], row["label"]) for row in ROWS if row["split"] in ("dev", "test"))
+    assert {lang for lang, _ in counts} == COVERED <= {language.code for language in LANGUAGES}
+    assert all(counts[lang, label] >= 25 for lang in COVERED for label in ("secret", "not"))
+    assert {row["kind"] for row in ROWS if row["label"] == "secret"} <= set(LABELS)
+
+
+@pytest.mark.parametrize("row", TEST_SECRETS, ids=_id)
+def test_a_secret_of_the_test_half_is_refused_naming_its_kind(row: dict[str, Any]) -> None:
+    with pytest.raises(SecretError) as caught:
+        ensure_no_secrets(row["text"])
+    assert f"{LABELS[row['kind']]} ({row['kind']})" in str(caught.value)
+    assert row["value"] not in str(caught.value)
+    assert (row["kind"], row["value"]) in _found(row["text"])
+    assert row["value"] not in redact(row["text"])
+
+
+def test_at_most_one_look_alike_in_a_hundred_of_the_test_half_is_refused() -> None:
+    refused = [row["text"] for row in TEST_LOOKALIKES if find_secrets(row["text"])]
+    assert len(refused) <= len(TEST_LOOKALIKES) // 100, refused
+
+
+def test_languages_are_told_apart_by_their_codes() -> None:
+    codes = [language.code for language in LANGUAGES]
+    assert len(codes) == len(set(codes))
+
+
+# How the table's words are read, each shown once: the set above is the measure.
+
+
+def test_after_words_a_number_that_reads_as_a_year_is_none() -> None:
+    assert _found("ПИН-код карты 4821") == [("password", "4821")]
+    assert _found("Поменяла ПИН-код в 2023 году") == []
+    assert _found("El PIN de la tarjeta caduca en 2027") == []
+
+
+def test_after_a_word_following_the_name_only_a_value_no_word_could_be_is_taken() -> None:
+    assert _found("Contraseña nueva: Perro_2024") == [("password", "Perro_2024")]
+    assert _found("Contraseña cambiada: ayer") == []
+    assert _found("La carte bleue de Marc, code de la carte principale : 4471") == [("password", "4471")]
+
+
+def test_where_nouns_are_capitalized_one_after_is_is_the_sentence_going_on() -> None:
+    assert _found("Das Passwort ist Pflicht.") == []
+    assert _found("Das Passwort ist Pflicht2024.") == [("password", "Pflicht2024")]
+    assert _found("Passwort: Tannenbaum") == [("password", "Tannenbaum")]
+
+
+def test_a_code_needs_what_it_opens_named_with_it() -> None:
+    assert _found("El código postal es 28013") == []
+    assert _found("Il codice sconto è ESTATE20") == []
+    assert _found("Der Türcode ist 4711") == [("password", "4711")]
+    assert _found("Код от входной двери 5521") == [("password", "5521")]
+    assert _found("קוד לשער 6060") == [("password", "6060")]
+
+
+def test_a_key_names_a_password_only_with_a_digit_in_it() -> None:
+    assert _found("La clave del éxito es paciencia.") == []
+    assert _found("La clave del wifi es girasol2020") == [("password", "girasol2020")]
+
+
+def test_a_value_may_be_quoted_as_the_language_quotes() -> None:
+    assert _found("Le mot de passe est « Printemps 12 »") == [("password", "Printemps 12")]
+    assert _found("Das Passwort lautet „grüner Apfel“") == [("password", "grüner Apfel")]
