@@ -146,7 +146,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         return 2
     _started()
     try:
-        run_worker(services, burst=args.burst)
+        run_worker(services, burst=args.burst, metrics_host=args.host)
     finally:
         services.close()
     return 0
@@ -180,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     worker.add_argument("--data-dir", type=Path, help=f"{store_dir}, when MEMHUB_QDRANT_URL is unset")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.add_argument("--host", help="the address its /metrics listens on (default MEMHUB_HOST, 127.0.0.1)")
     worker.set_defaults(func=cmd_worker)
 
     from hub.markdown.commands import add_commands  # `memhub import` and `memhub export`

@@ -15,6 +15,7 @@ from redis import Redis
 from hub.api.app import create_app
 from hub.cli import build_parser, main
 from hub.conflicts.judge import Severity
+from hub.metrics import Metrics, hub_gauge_families
 from hub.models import Scope
 from hub.settings import ScopeName, Settings, SeverityName, get_settings
 from hub.store.edge import EdgeStore
@@ -266,3 +267,15 @@ def test_every_variable_the_operator_reads_about_is_a_setting_with_the_default_t
         assert default.removeprefix("./") in (str(value), json.dumps(value)), (
             f"README: {variable} defaults to {default}, not {value}"
         )
+
+
+def test_the_dashboard_reads_only_metrics_the_hub_exports_and_shows_each() -> None:
+    dashboard = json.loads((ROOT / "deploy/grafana/memhub.json").read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    named = {n for e in exprs for n in re.findall(r"\b(?:memhub|process)_\w+", e)}
+    families = [*Metrics().registry.collect(), *hub_gauge_families()]
+    exported = {s.name for f in families for s in f.samples} | {f.name for f in families}
+    assert named and named <= exported, sorted(named - exported)
+    memhub = {f.name for f in families if f.name.startswith("memhub_")}
+    assert not [f for f in memhub if not any(n.startswith(f) for n in named)]
+    assert len({p["id"] for p in dashboard["panels"]}) == len(dashboard["panels"])

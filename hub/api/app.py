@@ -23,6 +23,7 @@ from hub.api.routes import (
     keys,
     maintenance,
     memories,
+    metrics,
     pages,
     promotions,
     search,
@@ -75,6 +76,7 @@ def create_app(services: Services | None = None, *, settings: Settings | None = 
                 "memhub api needs MEMHUB_REDIS_URL; `memhub up` runs everything on one machine"
             )
         built = build_services(cfg, connect(cfg.redis_url))
+        built.watch_hub()
         app.state.services = built
         try:
             yield
@@ -89,11 +91,12 @@ def create_app(services: Services | None = None, *, settings: Settings | None = 
     )
     if services is not None:
         app.state.services = services
+        services.watch_hub()
     # Every route but the health check needs a caller; the owner's whole-memory views need an
     # unrestricted key, and managing keys the admin key.
     for module in (events, search, memories):
         app.include_router(module.router, dependencies=[Depends(get_principal)], responses=CALLER_ERRORS)
-    for module in (conflicts, promotions, pages, core, maintenance, dead_letters):
+    for module in (conflicts, promotions, pages, core, maintenance, dead_letters, metrics):
         app.include_router(module.router, dependencies=[Depends(require_owner_level)], responses=OWNER_ERRORS)
     app.include_router(keys.router, dependencies=[Depends(require_admin)], responses=ADMIN_ERRORS)
     app.include_router(health.router)
