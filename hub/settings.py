@@ -154,6 +154,10 @@ class Settings(BaseSettings):
         "nowhere. The API serves its own on MEMHUB_PORT; `memhub up` serves everything there.",
     )
 
+    log_format: Literal["text", "json"] = Field(
+        "text", description="How `memhub` commands log: text lines, or one JSON object a line."
+    )
+
     # Embedded mode (`memhub up`).
     embedded_workers: int = Field(1, ge=1, description="Worker threads inside `memhub up`.")
 

@@ -181,6 +181,7 @@ def ingest_batch(
     the same transaction as the acknowledgement: at a backlog, workers store first and review after.
     """
     settings, keys = services.settings, services.keys
+    started = time.perf_counter()
     pipe = services.redis.pipeline(transaction=True)
     pipe.multi()  # explicit, so that RQ enqueues the review job inside this transaction
     accepted: list[Accepted] = []
@@ -269,6 +270,13 @@ def ingest_batch(
     metrics.events_stored.inc(len(accepted))
     for reason in rejected:
         metrics.reject(reason)
+    took = (time.perf_counter() - started) * 1000
+    # One line a batch; its request id is the drain job's (`workers.worker.MemhubWorker.perform_job`).
+    log.info(
+        "batch of %d events: %d stored, %d refused, %.0f ms", len(entries), len(accepted), len(rejected), took,
+        extra={"events": len(entries), "stored": len(accepted), "rejected": len(rejected),
+               "duration_ms": round(took, 1)},
+    )  # fmt: skip
     report.batches += 1
     report.batch_sizes.append(len(entries))
     report.stored += len(fresh)

@@ -13,10 +13,12 @@ from wsgiref.simple_server import WSGIServer
 from prometheus_client import start_http_server
 from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
+from rq.executions import Execution
 from rq.job import Job
 from rq.serializers import JSONSerializer
 from rq.timeouts import TimerDeathPenalty
 
+from hub.logs import serving
 from hub.queue import schedule_drain
 from hub.services import Services
 from hub.store.migrations import backfill_at_start
@@ -33,6 +35,12 @@ class MemhubWorker(SimpleWorker):
         # instead of going on through the backlog until the process is killed under it.
         runtime.request_stop()
         super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
+
+    def perform_job(self, job: Job, queue: Queue, execution: Execution) -> bool:
+        # Every line a job logs carries the job's id, as a request's lines carry the request's.
+        with serving(job.id):
+            performed: bool = super().perform_job(job, queue, execution)
+        return performed
 
     def _install_signal_handlers(self) -> None:
         # Signal handlers can only be installed from the main thread; in the embedded hub the

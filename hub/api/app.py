@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import hub
 from hub.api.body_limit import BodySizeLimit
 from hub.api.deps import get_principal, require_admin, require_owner_level
+from hub.api.request_log import RequestLog
 from hub.api.routes import (
     conflicts,
     core,
@@ -102,6 +103,7 @@ def create_app(services: Services | None = None, *, settings: Settings | None = 
     app.include_router(health.router)
 
     app.add_middleware(BodySizeLimit, limit=lambda: app.state.services.settings.max_request_bytes)
+    app.add_middleware(RequestLog)  # outermost: a refusal by the size limit is logged and tagged too
 
     @app.exception_handler(Forbidden)
     async def forbidden(request: Request, exc: Forbidden) -> JSONResponse:
