@@ -89,6 +89,13 @@ def test_healthz_is_503_naming_a_redis_that_does_not_answer(hub: EmbeddedHub) ->
     assert response.json()["detail"].startswith("Redis does not answer: ")
 
 
+def test_livez_answers_while_redis_does_not(hub: EmbeddedHub) -> None:
+    # Kubernetes restarts a pod whose liveness fails: an outage of Redis must not restart every API pod.
+    down = replace(hub.services, redis=Redis(port=1, socket_connect_timeout=1))
+    with TestClient(create_app(down)) as client:
+        assert client.get("/livez").json() == {"status": "ok"}
+
+
 def test_every_route_documents_its_response(api: TestClient) -> None:
     spec = api.get("/openapi.json").json()
     for path, methods in spec["paths"].items():
