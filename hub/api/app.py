@@ -17,6 +17,7 @@ from hub.api.deps import get_principal, require_admin, require_owner_level
 from hub.api.request_log import RequestLog
 from hub.api.routes import (
     conflicts,
+    console,
     core,
     dead_letters,
     events,
@@ -101,6 +102,7 @@ def create_app(services: Services | None = None, *, settings: Settings | None = 
         app.include_router(module.router, dependencies=[Depends(require_owner_level)], responses=OWNER_ERRORS)
     app.include_router(keys.router, dependencies=[Depends(require_admin)], responses=ADMIN_ERRORS)
     app.include_router(health.router)
+    app.include_router(console.router)  # the page signs in; the JSON calls it makes take the key
 
     app.add_middleware(BodySizeLimit, limit=lambda: app.state.services.settings.max_request_bytes)
     app.add_middleware(RequestLog)  # outermost: a refusal by the size limit is logged and tagged too
