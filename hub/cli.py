@@ -105,7 +105,9 @@ def cmd_up(args: argparse.Namespace) -> int:
         cron = CronThread(settings, hub.services.redis).start() if settings.embedded_cron else None
         _started()
         print(f"memhub: data in {settings.data_dir.resolve()}, API on http://{settings.host}:{settings.port}")
-        uvicorn.run(create_app(hub.services), host=settings.host, port=settings.port, log_level="warning")
+        # log_config=None: uvicorn's own lines go through the process's handler, in MEMHUB_LOG_FORMAT.
+        uvicorn.run(create_app(hub.services), host=settings.host, port=settings.port, log_level="warning",
+                    log_config=None, access_log=False)  # fmt: skip
         if cron:
             cron.stop()
     print("memhub: stopped")
@@ -132,7 +134,9 @@ def cmd_api(args: argparse.Namespace) -> int:
         return 2
     _started()
     try:
-        uvicorn.run(create_app(services), host=args.host or settings.host, port=settings.port)
+        # The request log (hub.api.request_log) replaces uvicorn's access log, with the request id.
+        uvicorn.run(create_app(services), host=args.host or settings.host, port=settings.port,
+                    log_config=None, access_log=False)  # fmt: skip
     finally:
         services.close()
     return 0
@@ -146,7 +150,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         return 2
     _started()
     try:
-        run_worker(services, burst=args.burst)
+        run_worker(services, burst=args.burst, metrics_host=args.host)
     finally:
         services.close()
     return 0
@@ -180,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     worker.add_argument("--data-dir", type=Path, help=f"{store_dir}, when MEMHUB_QDRANT_URL is unset")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.add_argument("--host", help="the address its /metrics listens on (default MEMHUB_HOST, 127.0.0.1)")
     worker.set_defaults(func=cmd_worker)
 
     from hub.markdown.commands import add_commands  # `memhub import` and `memhub export`
@@ -205,10 +210,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request would bury the answer
+    from hub import logs
+
     args = build_parser().parse_args(argv)
     try:
+        try:
+            log_format = get_settings().log_format
+        except SettingsInvalid:  # the command says what is wrong as it reads the settings
+            log_format = "text"
+        logs.configure(log_format)
+        logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request would bury the answer
         code: int = args.func(args)
     except SettingsInvalid as exc:
         print(f"memhub {args.command}: {exc}", file=sys.stderr)

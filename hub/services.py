@@ -15,6 +15,7 @@ from hub.conflicts.judge import Judge, RuleJudge
 from hub.conflicts.review import Reviewer
 from hub.embedding import Embedder
 from hub.keys import Keys
+from hub.metrics import Metrics
 from hub.queue import make_queue
 from hub.search import Retriever
 from hub.settings import Settings
@@ -30,6 +31,7 @@ class Services:
     embedder: Embedder
     sparse: SparseEncoder = field(default_factory=SparseEncoder)
     judge: Judge = field(default_factory=RuleJudge)
+    metrics: Metrics = field(default_factory=Metrics)
     closed: bool = field(default=False, init=False)
 
     @property
@@ -48,6 +50,10 @@ class Services:
     def queues(self) -> list[Queue]:
         """What a worker listens to, most urgent first: a backlog of events before its follow-up work."""
         return [self.queue, self.background_queue]
+
+    def watch_hub(self) -> None:
+        """Export the hub-wide gauges from this process's metrics too (the API's; `memhub up`'s)."""
+        self.metrics.watch_hub(redis=self.redis, keys=self.keys, store=self.store, settings=self.settings)
 
     @property
     def reviewer(self) -> Reviewer:

@@ -146,6 +146,17 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8420
     max_batch_events: int = Field(500, ge=1)
+    worker_metrics_port: int = Field(
+        9421,
+        ge=0,
+        le=65_535,
+        description="Where each `memhub worker` serves its Prometheus /metrics (on MEMHUB_HOST); 0: "
+        "nowhere. The API serves its own on MEMHUB_PORT; `memhub up` serves everything there.",
+    )
+
+    log_format: Literal["text", "json"] = Field(
+        "text", description="How `memhub` commands log: text lines, or one JSON object a line."
+    )
 
     # Embedded mode (`memhub up`).
     embedded_workers: int = Field(1, ge=1, description="Worker threads inside `memhub up`.")

@@ -7,7 +7,9 @@ import typing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
+import kubernetes_validate
 import pytest
 import yaml
 from redis import Redis
@@ -15,6 +17,8 @@ from redis import Redis
 from hub.api.app import create_app
 from hub.cli import build_parser, main
 from hub.conflicts.judge import Severity
+from hub.keys import Keys
+from hub.metrics import Metrics, hub_gauge_families
 from hub.models import Scope
 from hub.settings import ScopeName, Settings, SeverityName, get_settings
 from hub.store.edge import EdgeStore
@@ -266,3 +270,128 @@ def test_every_variable_the_operator_reads_about_is_a_setting_with_the_default_t
         assert default.removeprefix("./") in (str(value), json.dumps(value)), (
             f"README: {variable} defaults to {default}, not {value}"
         )
+
+
+def test_the_dashboard_reads_only_metrics_the_hub_exports_and_shows_each() -> None:
+    dashboard = json.loads((ROOT / "deploy/grafana/memhub.json").read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    named = {n for e in exprs for n in re.findall(r"\b(?:memhub|process)_\w+", e)}
+    families = [*Metrics().registry.collect(), *hub_gauge_families()]
+    exported = {s.name for f in families for s in f.samples} | {f.name for f in families}
+    assert named and named <= exported, sorted(named - exported)
+    memhub = {f.name for f in families if f.name.startswith("memhub_")}
+    assert not [f for f in memhub if not any(n.startswith(f) for n in named)]
+    assert len({p["id"] for p in dashboard["panels"]}) == len(dashboard["panels"])
+
+
+# The oldest Kubernetes still commonly run, and the newest whose schemas kubernetes-validate ships.
+KUBERNETES_VERSIONS = ("1.29", kubernetes_validate.utils.latest_version())
+# What KEDA's ScaledObject CRD (keda.sh/v1alpha1) knows in `spec` and requires of it and each trigger.
+# The CRD is not among the core schemas: the ScaledObject is checked against these, structurally.
+SCALED_OBJECT_SPEC = {"advanced", "cooldownPeriod", "fallback", "idleReplicaCount", "initialCooldownPeriod",
+                      "maxReplicaCount", "minReplicaCount", "pollingInterval", "scaleTargetRef", "triggers"}  # fmt: skip
+
+
+def manifests() -> list[dict[str, Any]]:
+    return [
+        d
+        for path in sorted((ROOT / "deploy/k8s").glob("*.yaml"))
+        for d in yaml.safe_load_all(path.read_text())
+    ]
+
+
+def manifest(kind: str, name: str) -> dict[str, Any]:
+    (found,) = [d for d in manifests() if d["kind"] == kind and d["metadata"]["name"] == name]
+    return found
+
+
+def check_scaled_object(document: dict[str, Any]) -> None:
+    assert document["apiVersion"] == "keda.sh/v1alpha1" and document["metadata"]["name"]
+    spec = document["spec"]
+    assert set(spec) <= SCALED_OBJECT_SPEC, set(spec) - SCALED_OBJECT_SPEC
+    assert isinstance(spec["scaleTargetRef"]["name"], str)
+    for count in ("minReplicaCount", "maxReplicaCount", "pollingInterval", "cooldownPeriod"):
+        assert isinstance(spec.get(count, 0), int), count
+    assert spec["triggers"]
+    for trigger in spec["triggers"]:
+        assert isinstance(trigger["type"], str)
+        # The scalers' settings are a map of strings: a bare number is refused by the API server.
+        assert all(isinstance(v, str) for v in trigger["metadata"].values()), trigger["metadata"]
+
+
+def test_every_manifest_validates_against_the_kubernetes_schemas_offline() -> None:
+    documents = manifests()
+    assert {d["kind"] for d in documents} >= {"Deployment", "Service", "PodDisruptionBudget",
+                                              "HorizontalPodAutoscaler", "ScaledObject", "ConfigMap"}  # fmt: skip
+    for document in documents:
+        if document["kind"] == "ScaledObject":
+            check_scaled_object(document)
+            continue
+        for version in KUBERNETES_VERSIONS:
+            kubernetes_validate.validate(document, version, strict=True)
+
+
+def test_the_validation_would_catch_a_mistake() -> None:
+    api = manifest("Deployment", "memhub-api")
+    api["spec"]["template"]["spec"]["containers"][0]["readinesProbe"] = {
+        "httpGet": {"port": 8420}
+    }  # misspelt
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(api, KUBERNETES_VERSIONS[0], strict=True)
+    scaled = manifest("ScaledObject", "memhub-worker")
+    scaled["spec"]["triggers"][0]["metadata"]["lagCount"] = 1024
+    with pytest.raises(AssertionError):
+        check_scaled_object(scaled)
+
+
+def test_the_workers_scale_on_the_lag_of_the_group_they_read() -> None:
+    keys = Keys(Settings().redis_prefix)
+    workers = manifest("Deployment", "memhub-worker")
+    # Exactly one autoscaler is applied: the base manifest has none of its own.
+    assert not [d for d in yaml.safe_load_all((ROOT / "deploy/k8s/memhub.yaml").read_text())
+                if d["kind"] in ("HorizontalPodAutoscaler", "ScaledObject")]  # fmt: skip
+
+    scaled = manifest("ScaledObject", "memhub-worker")["spec"]
+    assert scaled["scaleTargetRef"]["name"] == workers["metadata"]["name"]
+    [trigger] = scaled["triggers"]
+    assert trigger["type"] == "redis-streams"
+    assert (trigger["metadata"]["stream"], trigger["metadata"]["consumerGroup"]) == (keys.stream, keys.group)
+    assert "lagCount" in trigger["metadata"] and "pendingEntriesCount" not in trigger["metadata"]
+    redis_url = urlparse(manifest("ConfigMap", "memhub")["data"]["MEMHUB_REDIS_URL"])
+    assert trigger["metadata"]["address"] == f"{redis_url.hostname}:{redis_url.port}"
+    assert trigger["metadata"]["databaseIndex"] == redis_url.path.strip("/")
+    # Workers also run the reviews and the scheduled jobs, which no lag shows: never none.
+    assert scaled["minReplicaCount"] >= 1
+
+    hpa = manifest("HorizontalPodAutoscaler", "memhub-worker")["spec"]
+    assert hpa["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment", "name": "memhub-worker"}
+    [metric] = hpa["metrics"]
+    assert metric["external"]["metric"]["name"] == "memhub_stream_lag"
+    assert "memhub_stream_lag" in {f.name for f in hub_gauge_families()}
+    assert metric["external"]["target"]["averageValue"] == trigger["metadata"]["lagCount"]
+    assert (hpa["minReplicas"], hpa["maxReplicas"]) == (scaled["minReplicaCount"], scaled["maxReplicaCount"])
+    adapter = yaml.safe_load((ROOT / "deploy/prometheus-adapter-values.yaml").read_text())
+    [rule] = adapter["rules"]["external"]
+    assert rule["name"]["as"] == "memhub_stream_lag" and "memhub_stream_lag" in rule["metricsQuery"]
+
+
+def test_every_process_is_probed_limited_and_kept_running_through_disruptions() -> None:
+    paths = create_app().openapi()["paths"]
+    port = Settings().worker_metrics_port
+    for name in ("memhub-api", "memhub-worker"):
+        deployment = manifest("Deployment", name)
+        [container] = deployment["spec"]["template"]["spec"]["containers"]
+        for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+            get = container[probe]["httpGet"]
+            assert get["path"] in paths or (get["path"] == "/metrics" and get["port"] == port), (name, probe)
+        requests, limits = container["resources"]["requests"], container["resources"]["limits"]
+        assert {"cpu", "memory"} <= set(requests) and "memory" in limits
+        budget = manifest("PodDisruptionBudget", name)["spec"]
+        assert budget["selector"] == deployment["spec"]["selector"]
+        assert budget["maxUnavailable"] < deployment["spec"]["replicas"]
+    # Liveness never reads Redis or the store: an outage takes pods out of the Service, it does not
+    # restart them all.
+    api = manifest("Deployment", "memhub-api")["spec"]["template"]["spec"]["containers"][0]
+    assert api["livenessProbe"]["httpGet"]["path"] == "/livez"
+    worker = manifest("Deployment", "memhub-worker")["spec"]["template"]["spec"]["containers"][0]
+    assert worker["command"][-2:] == ["--host", "0.0.0.0"] and worker["ports"][0]["containerPort"] == port

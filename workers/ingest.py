@@ -29,6 +29,7 @@ from hub.connections import as_text
 from hub.errors import describe_validation_error
 from hub.forgetting import gone_why, tombstones
 from hub.keys import Keys
+from hub.metrics import RejectReason
 from hub.models import EventCreate, Memory, check_time, memory_id_for
 from hub.queue import schedule_drain
 from hub.screening import redact_raw, screen
@@ -180,9 +181,11 @@ def ingest_batch(
     the same transaction as the acknowledgement: at a backlog, workers store first and review after.
     """
     settings, keys = services.settings, services.keys
+    started = time.perf_counter()
     pipe = services.redis.pipeline(transaction=True)
     pipe.multi()  # explicit, so that RQ enqueues the review job inside this transaction
     accepted: list[Accepted] = []
+    rejected: list[RejectReason] = []
     written = already_written(services, entries, deliveries)
     for entry_id, fields in entries:
         if fields is None:  # deleted from the stream after delivery: nothing left to store
@@ -196,6 +199,7 @@ def ingest_batch(
             dead_letter(pipe, keys, event_id=redact(event_id, secret), status=EventState.rejected, error=error,
                         raw=redact_raw(raw))  # fmt: skip
             report.rejected += 1
+            rejected.append("secret")
             continue
         if deliveries.get(entry_id, 0) > settings.max_deliveries and event_id not in written:
             error = (
@@ -207,6 +211,7 @@ def ingest_batch(
                 pipe, keys, event_id=event_id, status=EventState.failed, error=error, raw=redact_raw(raw)
             )
             report.failed += 1
+            rejected.append("undeliverable")
             continue
         try:
             memory = parse_entry(event_id, raw, redact_secrets=settings.secrets_policy == "redact")
@@ -222,6 +227,7 @@ def ingest_batch(
                 pipe, keys, event_id=event_id, status=EventState.rejected, error=error, raw=redact_raw(raw)
             )
             report.rejected += 1
+            rejected.append("secret" if isinstance(exc, SecretError) else "invalid")
             continue
         accepted.append(Accepted(entry_id, event_id, memory, raw))
 
@@ -236,6 +242,7 @@ def ingest_batch(
         raw = redact_raw(a.raw)
         dead_letter(pipe, keys, event_id=a.event_id, status=EventState.rejected, error=error, raw=raw)
         report.rejected += 1
+        rejected.append("id_taken")
     # Looked up after the store: a redelivery racing the owner's forget finds the memory still stored
     # (and writes nothing) or its tombstone, which `hub.forgetting` writes before deleting the memory.
     gone = tombstones(services.redis, keys, [m for m in unique if m not in existing])
@@ -244,6 +251,7 @@ def ingest_batch(
         refuse(pipe, keys, event_id=a.event_id, error=gone_why(gone[a.memory.id]))
         pipe.expire(keys.status(a.event_id), settings.status_ttl_seconds)
         report.rejected += 1
+        rejected.append("forgotten")
     fresh = [m for m in unique.values() if m.id not in existing and m.id not in gone]
     write_memories(services, fresh)  # an exception leaves the batch unacknowledged, for a retry
     services.store.flush()  # what is acknowledged below is on disk
@@ -257,6 +265,18 @@ def ingest_batch(
     pipe.xack(keys.stream, keys.group, *ids)
     pipe.xdel(keys.stream, *ids)
     pipe.execute()
+    metrics = services.metrics
+    metrics.ingest_batch_size.observe(len(entries))
+    metrics.events_stored.inc(len(accepted))
+    for reason in rejected:
+        metrics.reject(reason)
+    took = (time.perf_counter() - started) * 1000
+    # One line a batch; its request id is the drain job's (`workers.worker.MemhubWorker.perform_job`).
+    log.info(
+        "batch of %d events: %d stored, %d refused, %.0f ms", len(entries), len(accepted), len(rejected), took,
+        extra={"events": len(entries), "stored": len(accepted), "rejected": len(rejected),
+               "duration_ms": round(took, 1)},
+    )  # fmt: skip
     report.batches += 1
     report.batch_sizes.append(len(entries))
     report.stored += len(fresh)
@@ -285,7 +305,8 @@ def write_memories(services: Services, memories: Sequence[Memory]) -> None:
     if not memories:
         return
     texts = [m.indexed_text for m in memories]
-    dense = services.embedder.encode(texts, batch_size=services.settings.encode_batch_size)
+    with services.metrics.embed_seconds.time():
+        dense = services.embedder.encode(texts, batch_size=services.settings.encode_batch_size)
     points = [
         MemoryPoint(memory=m, dense=vector.tolist(), sparse=services.sparse.document(m.text, m.context))
         for m, vector in zip(memories, dense, strict=True)

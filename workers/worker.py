@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import logging
 import threading
+from wsgiref.simple_server import WSGIServer
 
+from prometheus_client import start_http_server
 from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
+from rq.executions import Execution
 from rq.job import Job
 from rq.serializers import JSONSerializer
 from rq.timeouts import TimerDeathPenalty
 
+from hub.logs import serving
 from hub.queue import schedule_drain
 from hub.services import Services
 from hub.store.migrations import backfill_at_start
@@ -31,6 +35,12 @@ class MemhubWorker(SimpleWorker):
         # instead of going on through the backlog until the process is killed under it.
         runtime.request_stop()
         super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
+
+    def perform_job(self, job: Job, queue: Queue, execution: Execution) -> bool:
+        # Every line a job logs carries the job's id, as a request's lines carry the request's.
+        with serving(job.id):
+            performed: bool = super().perform_job(job, queue, execution)
+        return performed
 
     def _install_signal_handlers(self) -> None:
         # Signal handlers can only be installed from the main thread; in the embedded hub the
@@ -92,12 +102,35 @@ class Sweeper(threading.Thread):
         self.stopped.set()
 
 
+def serve_metrics(services: Services, *, host: str, port: int) -> WSGIServer | None:
+    """This worker's counters at http://host:port/metrics, for Prometheus; None when the port is taken.
+
+    A port of its own rather than prometheus-client's multiprocess mode: that mode shares files between
+    processes forked on one machine, while workers run in containers and pods of their own, each
+    scraped where it runs. Started once the model is loaded, so an answer also says the worker is ready.
+    """
+    try:
+        server, _thread = start_http_server(port, addr=host, registry=services.metrics.registry)
+    except OSError as exc:  # the worker's jobs matter more than its metrics
+        log.warning("metrics: cannot listen on %s:%d (%s); set MEMHUB_WORKER_METRICS_PORT", host, port, exc)
+        return None
+    return server
+
+
 def run_worker(
-    services: Services, *, burst: bool = False, sweep_interval: float = 5.0, logging_level: str = "INFO"
+    services: Services,
+    *,
+    burst: bool = False,
+    sweep_interval: float = 5.0,
+    logging_level: str = "INFO",
+    metrics_host: str | None = None,
 ) -> None:
     """Run one worker in this process until stopped (or until the queue is empty, with `burst`)."""
     runtime.install(services)
     backfill_at_start(services.store, services.redis, services.keys, collection=services.settings.collection)
+    settings = services.settings
+    port = settings.worker_metrics_port
+    metrics = serve_metrics(services, host=metrics_host or settings.host, port=port) if port else None
     worker = make_worker(services)
     sweeper = Sweeper(services, interval=sweep_interval)
     sweeper.sweep()  # pick up whatever a previous worker left behind
@@ -106,3 +139,5 @@ def run_worker(
         worker.work(burst=burst, logging_level=logging_level)
     finally:
         sweeper.stop()
+        if metrics is not None:
+            metrics.shutdown()

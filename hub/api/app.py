@@ -14,8 +14,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import hub
 from hub.api.body_limit import BodySizeLimit
 from hub.api.deps import get_principal, require_admin, require_owner_level
+from hub.api.request_log import RequestLog
 from hub.api.routes import (
     conflicts,
+    console,
     core,
     dead_letters,
     events,
@@ -23,6 +25,7 @@ from hub.api.routes import (
     keys,
     maintenance,
     memories,
+    metrics,
     pages,
     promotions,
     search,
@@ -75,6 +78,7 @@ def create_app(services: Services | None = None, *, settings: Settings | None = 
                 "memhub api needs MEMHUB_REDIS_URL; `memhub up` runs everything on one machine"
             )
         built = build_services(cfg, connect(cfg.redis_url))
+        built.watch_hub()
         app.state.services = built
         try:
             yield
@@ -89,16 +93,19 @@ def create_app(services: Services | None = None, *, settings: Settings | None = 
     )
     if services is not None:
         app.state.services = services
+        services.watch_hub()
     # Every route but the health check needs a caller; the owner's whole-memory views need an
     # unrestricted key, and managing keys the admin key.
     for module in (events, search, memories):
         app.include_router(module.router, dependencies=[Depends(get_principal)], responses=CALLER_ERRORS)
-    for module in (conflicts, promotions, pages, core, maintenance, dead_letters):
+    for module in (conflicts, promotions, pages, core, maintenance, dead_letters, metrics):
         app.include_router(module.router, dependencies=[Depends(require_owner_level)], responses=OWNER_ERRORS)
     app.include_router(keys.router, dependencies=[Depends(require_admin)], responses=ADMIN_ERRORS)
     app.include_router(health.router)
+    app.include_router(console.router)  # the page signs in; the JSON calls it makes take the key
 
     app.add_middleware(BodySizeLimit, limit=lambda: app.state.services.settings.max_request_bytes)
+    app.add_middleware(RequestLog)  # outermost: a refusal by the size limit is logged and tagged too
 
     @app.exception_handler(Forbidden)
     async def forbidden(request: Request, exc: Forbidden) -> JSONResponse:

@@ -256,6 +256,10 @@ class Health(BaseModel):
     workers: int
 
 
+class Alive(BaseModel):
+    status: str = Field(description="`ok`: the process answers (nothing else is checked).")
+
+
 class Question(BaseModel):
     """An open conflict the owner is to decide, as the agent should ask it."""
 

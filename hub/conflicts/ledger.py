@@ -259,6 +259,14 @@ def _build_once(
     redis.set(built, b"1")
 
 
+def open_batches(redis: Redis, keys: Keys) -> Iterator[list[Conflict]]:
+    """Every open conflict, SCAN_CHUNK at a time, in no particular order (the gauges of `hub.metrics`)."""
+    ids: list[bytes] = redis.zrange(open_index(redis, keys), 0, -1)  # type: ignore[assignment]
+    for chunk in range(0, len(ids), SCAN_CHUNK):
+        # One decided since the index was read is left out, as `page` leaves it out.
+        yield [c for c in _load(redis, keys, [as_text(i) for i in ids[chunk : chunk + SCAN_CHUNK]]) if c.open]
+
+
 def _index_open(redis: Redis, keys: Keys, ids: Sequence[str]) -> None:
     """Add those of `ids` that are open to the open index, as their documents stand when it is done."""
     with redis.pipeline(transaction=True) as pipe:

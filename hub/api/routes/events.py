@@ -41,7 +41,7 @@ def publish_events(body: EventsCreate, services: ServicesDep, caller: CallerDep)
     """
     caller.check_publish(body.events)
     caller.check_corrections(body.events, services.store.get)
-    settings = services.settings
+    settings, metrics = services.settings, services.metrics
     try:
         ids = publish(
             services.redis,
@@ -51,9 +51,13 @@ def publish_events(body: EventsCreate, services: ServicesDep, caller: CallerDep)
             redact_secrets=settings.secrets_policy == "redact",
         )
     except (SecretInEvent, InvalidEvent) as exc:
+        # The whole batch is refused, so every event of it counts.
+        metrics.reject("secret" if isinstance(exc, SecretInEvent) else "invalid", len(body.events))
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, f"events.{exc}") from exc
     except EventIdTaken as exc:
+        metrics.reject("id_taken", len(body.events))
         raise HTTPException(status.HTTP_409_CONFLICT, f"events.{exc}") from exc
+    metrics.events_published.inc(len(ids))
     schedule_drain(services.redis, services.queue, services.keys)
     return EventsAccepted(ids=ids)
 

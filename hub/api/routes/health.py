@@ -6,7 +6,7 @@ from fastapi import APIRouter, HTTPException
 from rq import Worker
 
 from hub.api.deps import ServicesDep
-from hub.api.schemas import ErrorBody, Health
+from hub.api.schemas import Alive, ErrorBody, Health
 
 router = APIRouter(tags=["health"])
 
@@ -30,3 +30,11 @@ def healthz(services: ServicesDep) -> Health:
     except Exception as exc:
         raise HTTPException(503, f"the store does not answer: {exc}") from exc
     return Health(status="ok", memories=memories, events_waiting=events_waiting, workers=workers)
+
+
+@router.get("/livez", summary="Liveness", response_model=Alive)
+def livez() -> Alive:
+    """No key needed, nothing read: the process answers. Kubernetes' liveness probe, which restarts a pod
+    that fails it; /healthz, which fails while Redis or the store does, is the readiness probe, so an
+    outage of either takes pods out of the Service without restarting every one of them."""
+    return Alive(status="ok")

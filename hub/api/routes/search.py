@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 from fastapi import APIRouter
@@ -47,6 +48,7 @@ async def search(body: SearchRequest, services: ServicesDep, caller: CallerDep) 
         agent=body.agent, channel=body.channel, project=body.project, person=body.person, scopes=body.scopes
     )
     granted_projects, granted_persons = caller.granted()
+    started = time.perf_counter()
     hits = await run_in_threadpool(
         services.retriever.search,
         body.query,
@@ -73,4 +75,5 @@ async def search(body: SearchRequest, services: ServicesDep, caller: CallerDep) 
         diversity=body.diversity,
     )
     in_conflict = open_conflicts_of(services.redis, services.keys, [h.memory.id for h in hits])
+    services.metrics.search_seconds.observe(time.perf_counter() - started)
     return SearchResponse(hits=[SearchHit.from_hit(h, conflict_ids=in_conflict[h.memory.id]) for h in hits])
