@@ -1,4 +1,5 @@
-"""The note an imported memory keeps in its `why` of where it sat in the agent's files:
+"""Where an imported memory sat in the agent's files: its `origin` (`hub.models.Origin`), or, for
+memories imported before origins were kept, the note in its `why`:
 "imported from PATH[, section NAME][; tags: A, B][; undated]" (NAME as the import canonicalised it;
 "undated": the line said no date, so when it was said is not known, only that it was by the import).
 
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from hub.models import Memory, Origin
 
 PREFIX = "imported from "
 SECTION = ", section "
@@ -57,14 +60,25 @@ def is_import_note(why: str | None) -> bool:
     return read_note(why) is not None
 
 
-def imported_section(why: str | None) -> str | None:
-    """The section a note names, or None (no note, or a line outside any section)."""
-    note = read_note(why)
-    return note.section if note else None
+def origin_of(memory: Memory) -> Origin | None:
+    """Where the memory was imported from: its origin, else what its `why` note says (a memory imported
+    before origins were kept), else None."""
+    if memory.origin is not None:
+        return memory.origin
+    note = read_note(memory.why)
+    if note is None:
+        return None
+    tags = [tag.strip() for tag in note.tags.split(",") if tag.strip()]
+    return Origin(path=note.path, section=note.section, tags=tags, undated=note.undated)
 
 
-def said_when_unknown(why: str | None) -> bool:
-    """Whether `why` is the note of a line imported without a date: its time is the import's, not when
-    it was said."""
-    note = read_note(why)
-    return note is not None and note.undated
+def imported_section(memory: Memory) -> str | None:
+    """The section the memory was imported from, or None (not imported, or outside any section)."""
+    origin = origin_of(memory)
+    return origin.section if origin else None
+
+
+def said_when_unknown(memory: Memory) -> bool:
+    """Whether the memory is a line imported without a date: its time is the import's, not when it was said."""
+    origin = origin_of(memory)
+    return origin is not None and origin.undated

@@ -31,6 +31,14 @@ class Kind(StrEnum):
 CLOSABLE = frozenset({Kind.open_loop, Kind.task})
 
 
+class Nature(StrEnum):
+    """What a memory records, which decides what it can contradict."""
+
+    state = "state"  # holds until it changes: a fact, a preference, a status, a standing decision, a plan
+    event = "event"  # happened at a time: a log line, a task done, a session's summary, a loop to close
+    message = "message"  # a chat message: said at a time; it contradicts a state only by reporting a change
+
+
 class Scope(StrEnum):
     global_ = "global"
     project = "project"
@@ -57,6 +65,10 @@ class Tier(StrEnum):
     semantic = "semantic"
     core = "core"
     archival = "archival"
+
+
+# Which tier is held higher: a merge keeps the highest, and nothing is folded into a lower one.
+TIER_RANK = {Tier.core: 0, Tier.semantic: 1, Tier.episodic: 2, Tier.working: 3, Tier.archival: 4}
 
 
 def utcnow() -> datetime:
@@ -122,6 +134,18 @@ class SessionSummary(BaseModel):
     )
 
 
+class Origin(BaseModel):
+    """Where an imported memory sat in the agent's files: what export writes it back into."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    path: Annotated[str, StringConstraints(min_length=1, max_length=1_000)]
+    section: Annotated[str, StringConstraints(max_length=1_000)] | None = None
+    line: int | None = Field(None, ge=1)
+    tags: list[Annotated[str, StringConstraints(max_length=100)]] = Field(default_factory=list, max_length=50)
+    undated: bool = Field(False, description="The line said no date: when it was said is not known.")
+
+
 class EventCreate(BaseModel):
     """One memory an agent wants kept, as published."""
 
@@ -136,6 +160,13 @@ class EventCreate(BaseModel):
         "Indexed for search with the text; never shown as the memory, never judged as a claim.",
     )
     kind: Kind = Kind.fact
+    nature: Nature | None = Field(
+        None,
+        description="What the memory records: `state` (holds until it changes), `event` (happened at a "
+        "time: a log line, a task done) or `message` (a chat message). Two events never contradict each "
+        "other; an event or a message contradicts a state only by reporting its change. Left out, the hub "
+        "decides from the kind and the text (`hub.nature`).",
+    )
     evidence: list[Annotated[str, StringConstraints(min_length=1, max_length=2_000)]] = Field(
         default_factory=list, max_length=50, description="Why a deduction holds; required for `deduced`."
     )
@@ -156,6 +187,9 @@ class EventCreate(BaseModel):
     why: Why | None = Field(None, description="What triggered this memory.")
     source: Annotated[str, StringConstraints(max_length=1_000)] | None = Field(
         None, description="A reference back: message id, file and line."
+    )
+    origin: Origin | None = Field(
+        None, description="Where an imported memory sat in the agent's files (`memhub import` sets it)."
     )
     related: list[Name] = Field(default_factory=list, max_length=50)
     tier: Tier = Field(
@@ -227,6 +261,9 @@ class Memory(BaseModel):
     agent: str
     context: str | None = None
     kind: Kind
+    nature: Nature | None = Field(
+        None, description="state, event or message; None in memories written before."
+    )
     evidence: list[str] = Field(default_factory=list)
     scope: Scope
     project: str | None = None
@@ -240,6 +277,7 @@ class Memory(BaseModel):
     confidence: Confidence
     why: str | None = None
     source: str | None = None
+    origin: Origin | None = None
     related: list[str] = Field(default_factory=list)
     subject: str | None = None
     attribute: str | None = None

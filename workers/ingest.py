@@ -31,6 +31,7 @@ from hub.forgetting import gone_why, tombstones
 from hub.keys import Keys
 from hub.metrics import RejectReason
 from hub.models import EventCreate, Memory, check_time, memory_id_for
+from hub.nature import nature_of
 from hub.queue import schedule_drain
 from hub.screening import redact_raw, screen
 from hub.secrets import SecretError, find_secrets, redact
@@ -335,4 +336,5 @@ def parse_entry(event_id: str, raw: str, *, redact_secrets: bool = False) -> Mem
         raise ValueError("received_at: expected an ISO 8601 time with a timezone") from exc
     # A naive time could not be compared with the others (searches failed); one near year 9999 overflowed.
     check_time("received_at", received_at)
-    return Memory.from_event(event, event_id=event_id, received_at=received_at)
+    memory = Memory.from_event(event, event_id=event_id, received_at=received_at)
+    return memory.model_copy(update={"nature": nature_of(memory)})

@@ -77,7 +77,7 @@ def section_of(memory: Memory, agent: str) -> str:
     # A line imported from a core file stays in its section: "I am Tali, Noa's assistant" under
     # Identity was shown under User, as a fact about someone the owner knows.
     # (The import wrote the section's usual spelling: "## 📌 **identity:**" is Identity.)
-    section = imported_section(memory.why)
+    section = imported_section(memory)
     if section is not None and section in SECTIONS:
         return section
     subject = (memory.subject or "").casefold()

@@ -27,12 +27,11 @@ from hub.conflicts.fold import adds_nothing, same_words
 from hub.conflicts.judge import Judge, Verdict
 from hub.conflicts.review import order, statement
 from hub.embedding import Embedder
-from hub.models import Memory, Scope, Tier
+from hub.models import TIER_RANK, Memory, Scope, Tier
 from hub.store.base import MemoryFilter, MemoryStore, SearchMode, SearchQuery, SparseVec
 
 Progress = Callable[[str, int, int], None]
 NO_TERMS = SparseVec(indices=[], values=[])
-TIER_RANK = {Tier.core: 0, Tier.semantic: 1, Tier.episodic: 2, Tier.working: 3, Tier.archival: 4}
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,15 @@ from hub.markdown.vocabulary import (
     DAILY_SECTIONS,
     DATED_BY_FILE,
     DONE_SECTIONS,
+    NOMINATIONS,
     PROJECT_SECTIONS,
+    STANDING,
     TAGS_SECTION,
     canonical_section,
     file_base,
     section_kind,
 )
-from hub.models import CLOSABLE, EventCreate, Kind
+from hub.models import CLOSABLE, EventCreate, Kind, Memory, Nature, Origin
 from hub.screening import SecretInEvent, screen
 
 # Imported events get ids derived from what they say and where, so importing twice stores once.
@@ -53,9 +55,12 @@ class Provenance:
     tags: tuple[str, ...] = ()
 
 
-def provenance(why: str | None, path: str) -> Provenance | None:
-    """Where a memory imported from `path` sat in it, read from its `why_for` note; else None."""
-    note = read_note(why, path)
+def provenance(memory: Memory, path: str) -> Provenance | None:
+    """Where a memory imported from `path` sat in it (its origin, or an older memory's note); else None."""
+    if memory.origin is not None:
+        origin = memory.origin
+        return Provenance(origin.section, tuple(origin.tags)) if origin.path == path else None
+    note = read_note(memory.why, path)
     return Provenance(note.section, tuple(split_tags(note.tags))) if note else None
 
 
@@ -179,6 +184,14 @@ def _read_file(
         source = f"{ref.path}:{item.line}"
         entry = item.entry
         kind = entry.kind or section_kind(ref, item.section)
+        section = canonical_section(ref.kind, item.section) if item.section else None
+        if entry.boxed and section == NOMINATIONS:
+            # "- [x] Yes: voice-notes preference" answers the session's question whether to keep a fact
+            # long-term; the hub proposes promotions itself from how often a memory comes up.
+            reading.skipped.append(
+                Skipped(source, "an answer to a promotion question: see memhub promotions list")
+            )
+            continue
         if entry.kind is None and entry.boxed and kind not in CLOSABLE:
             # A box is something to do wherever it sits ("## 09:15 session", "- [ ] Call the plumber"):
             # an open loop, or a task done when checked.
@@ -196,9 +209,10 @@ def _read_file(
             "evidence": list(entry.evidence), "tier": base.tier, "scope": base.scope,
             "project": base.project, "person": base.person,
             "channel": base.channel or channel, "chat": base.chat, "session": item.session,
-            "private": entry.private,
+            "private": entry.private, "nature": _nature(ref, kind, section),
             "occurred_at": _occurred_at(day, item.when, tz), "source": source,
             "why": why_for(ref.path, item.section, tags, undated=day is None),
+            "origin": Origin(path=ref.path, section=item.section, line=item.line, tags=tags, undated=day is None),
         }  # fmt: skip
         try:
             # The hub's own screen: a line it would refuse for a secret is skipped here, not sent.
@@ -216,6 +230,14 @@ def _read_file(
         done = entry.done or item.section in DONE_SECTIONS
         if done and kind in CLOSABLE:
             reading.closed.add(event_id)
+
+
+def _nature(ref: FileRef, kind: Kind, section: str | None) -> Nature | None:
+    """A daily log records what happened, short of its decisions, deductions and the facts it nominates
+    for long-term memory, which hold until they change; elsewhere the hub infers it."""
+    if ref.kind is FileKind.daily and kind not in STANDING and section != NOMINATIONS:
+        return Nature.event
+    return None
 
 
 def _occurred_at(day: date | None, when: time | None, tz: ZoneInfo) -> datetime | None:

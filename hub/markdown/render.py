@@ -81,7 +81,7 @@ def place(memory: Memory, layout: Layout) -> Placed | None:
 
 
 def _section_from_why(memory: Memory, ref: FileRef) -> str | None:
-    if (found := provenance(memory.why, ref.path)) is not None:
+    if (found := provenance(memory, ref.path)) is not None:
         return found.section
     return memory.text if ref.kind is FileKind.conflicts else default_section(ref.kind, memory.kind)
 
@@ -160,7 +160,7 @@ def render_file(ref: FileRef, placed: list[Placed], *, layout: Layout) -> str:
     else:
         out += _sections(ref, placed, level=2, tz=layout.tz)
     if ref.kind is FileKind.archival:
-        found = [provenance(p.memory.why, ref.path) for p in placed]
+        found = [provenance(p.memory, ref.path) for p in placed]
         tags = sorted({t for f in found if f for t in f.tags}, key=lambda t: (t.casefold(), t))
         if tags:
             out += ["", f"## {TAGS_SECTION}", "", ", ".join(tags)]

@@ -27,6 +27,10 @@ DAILY_SECTIONS = {
     "Notes": Kind.fact,
     "Promote?": Kind.fact,
 }
+# A session's question which facts to keep long-term; its lines are facts nominated.
+NOMINATIONS = "Promote?"
+# Kinds that hold until they change, wherever they are written (a daily log's lines are otherwise events).
+STANDING = frozenset({Kind.decision, Kind.deduced, Kind.preference, Kind.correction, Kind.status})
 # Sections whose tasks and loops were done when written: they are closed once imported.
 DONE_SECTIONS = frozenset({"Tasks completed"})
 PROJECT_SECTIONS = {
@@ -79,6 +83,7 @@ _ALIASES: dict[FileKind, dict[str, str]] = {
         "completed tasks": "Tasks completed",
         "todo": "Open loops", "to do": "Open loops", "to-do": "Open loops", "open items": "Open loops",
         "patterns": "Deduced patterns",
+        "promote": "Promote?", "promote to memory.md": "Promote?", "promote to long-term memory": "Promote?",
     },
     FileKind.project: {
         "decisions": "Key decisions", "decisions made": "Key decisions",
