@@ -12,6 +12,7 @@ from rq import Queue
 from hub.conflicts import ledger
 from hub.conflicts.combined import judge_from_settings
 from hub.conflicts.judge import Judge, RuleJudge
+from hub.conflicts.pairmodel import PairModel
 from hub.conflicts.review import Reviewer
 from hub.embedding import Embedder
 from hub.keys import Keys
@@ -93,13 +94,19 @@ def load_embedder(settings: Settings) -> Embedder:
     )
 
 
-def build_services(settings: Settings, redis: Redis, *, embedder: Embedder | None = None) -> Services:
-    """Open the store and load the model once, for a whole process."""
+def build_services(
+    settings: Settings,
+    redis: Redis,
+    *,
+    embedder: Embedder | None = None,
+    pair_model: PairModel | None = None,
+) -> Services:
+    """Open the store and load the models once, for a whole process (pass them in to share them)."""
     ensure_stream(redis, Keys(settings.redis_prefix))
     return Services(
         settings=settings,
         redis=redis,
         store=open_store(settings),
         embedder=embedder or load_embedder(settings),
-        judge=judge_from_settings(settings),
+        judge=judge_from_settings(settings, pair_model=pair_model),
     )

@@ -114,13 +114,32 @@ class Settings(BaseSettings):
     conflict_ask_owner: list[SeverityName] = Field(
         ["high"], description="Severities put to the owner as questions; the rest get a proposal."
     )
-    judge: Literal["rules", "llm", "nli"] = Field(
-        "rules", description="The conflict judge: the rules alone, or with an LLM or a local NLI model."
+    judge: Literal["learned", "rules", "llm", "nli"] = Field(
+        "learned",
+        description="The conflict judge: `learned`, the pair model shipped with memhub (with the rules for "
+        "structured claims); `rules`, the English rule grammar alone; `llm` or `nli`, the pair model with an "
+        "LLM (MEMHUB_LLM_JUDGE_URL) or a local NLI model as a second judge, asked as `judge_mode` says.",
     )
-    judge_mode: Literal["confirm", "replace"] = Field(
-        "confirm",
-        description="confirm: the LLM/NLI judge is asked only about rule conflicts, which stand if it "
-        "agrees; replace: it judges every pair. Either way, if it fails the rule verdict stands.",
+    judge_mode: Literal["unsure", "confirm", "replace"] = Field(
+        "unsure",
+        description="When the second judge is asked: `unsure`, on the pairs the pair model is unsure of or "
+        "cannot read (another language); `confirm`, on its conflicts, which stand if it agrees; `replace`, "
+        "on every pair. Either way, if it fails the first verdict stands.",
+    )
+    judge_conflict_probability: float = Field(
+        0.5, gt=0, lt=1, description="The pair model's P(contradiction) from which two memories conflict."
+    )
+    judge_sure_probability: float = Field(
+        0.95,
+        gt=0,
+        le=1,
+        description="P(contradiction) from which the judge is sure enough to act on a conflict: supersede "
+        "automatically where the policy allows, or put it to the owner. Below it a conflict waits, open.",
+    )
+    judge_model_sha256: str | None = Field(
+        None,
+        description="Expected sha256 of the pair judge's weights (hub/conflicts/pairmodel); None: the "
+        "shipped file's, recorded beside it.",
     )
     llm_judge_url: str | None = Field(
         None, description="Base URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1."

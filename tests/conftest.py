@@ -21,6 +21,8 @@ from starlette.testclient import TestClient
 
 from clients import Memhub, RedisPublisher
 from hub.api.app import create_app
+from hub.conflicts.combined import load_pair_model
+from hub.conflicts.pairmodel import PairModel
 from hub.embedded import EmbeddedHub
 from hub.embedding import Embedder
 from hub.queue import jobs_pending
@@ -92,14 +94,20 @@ def make_settings(tmp_path: Path, redis_url: str) -> Callable[..., Settings]:
     return factory
 
 
+@pytest.fixture(scope="session")
+def pair_model() -> PairModel:
+    """The pair judge's model, hash-checked, loaded once for the whole run."""
+    return load_pair_model(Settings())
+
+
 @pytest.fixture
 def make_services(
-    make_settings: Callable[..., Settings], redis: Redis, embedder: Embedder
+    make_settings: Callable[..., Settings], redis: Redis, embedder: Embedder, pair_model: PairModel
 ) -> Iterator[Callable[..., Services]]:
     built: list[Services] = []
 
     def factory(**overrides: object) -> Services:
-        services = build_services(make_settings(**overrides), redis, embedder=embedder)
+        services = build_services(make_settings(**overrides), redis, embedder=embedder, pair_model=pair_model)
         built.append(services)
         return services
 

@@ -45,6 +45,8 @@ class Verdict(StrEnum):
     same = "same"
     compatible = "compatible"
     different_subject = "different_subject"
+    # The judge cannot read the pair (a language its model was not trained on): no verdict, said so.
+    unreadable = "unreadable"
 
 
 class Severity(StrEnum):
@@ -62,6 +64,7 @@ class Statement:
     attribute: str | None = None
     value: str | None = None
     kind: str = "fact"
+    nature: str | None = None  # hub.models.Nature: state, event or message; None when unknown
 
 
 @dataclass(frozen=True)
@@ -69,9 +72,13 @@ class Judgement:
     verdict: Verdict
     severity: Severity | None
     reason: str
-    # A conflict read from a change cue and closeness, not from values compared: proposed to the
-    # owner, never resolved automatically.
+    # A conflict the judge is not sure of (read from a change cue and closeness, or a model's
+    # probability short of sure): proposed to the owner, never resolved automatically.
     inferred: bool = False
+    # How likely the pair is to conflict, where the judge can say (a model's probability).
+    confidence: float | None = None
+    # The judge is unsure of this verdict: a second judge, where one is set, is asked.
+    unsure: bool = False
 
 
 class Judge(Protocol):

@@ -26,6 +26,7 @@ from redis import Redis
 
 from hub.conflicts import ledger
 from hub.conflicts.chat import speech
+from hub.conflicts.combined import judge_pairs
 from hub.conflicts.fold import adds_nothing, same_words
 from hub.conflicts.judge import Judge, Judgement, Statement, Verdict
 from hub.conflicts.ledger import Conflict, ConflictStatus, Side
@@ -35,7 +36,8 @@ from hub.conflicts.tokens import content_words, letter_words, words_match
 from hub.imported import said_when_unknown
 from hub.keys import Keys
 from hub.locks import writing
-from hub.models import Change, Kind, Memory, Scope, State, utcnow
+from hub.models import TIER_RANK, Change, Kind, Memory, Scope, State, utcnow
+from hub.nature import nature_of
 from hub.settings import Settings
 from hub.store.base import NO_TERMS, MemoryFilter, MemoryStore, SearchMode, SearchQuery
 
@@ -47,7 +49,14 @@ class ReviewOutcome:
 
 
 def statement(memory: Memory) -> Statement:
-    return Statement(memory.text, memory.subject, memory.attribute, memory.value, memory.kind.value)
+    return Statement(
+        memory.text,
+        memory.subject,
+        memory.attribute,
+        memory.value,
+        memory.kind.value,
+        nature_of(memory).value,
+    )
 
 
 def side(memory: Memory) -> Side:
@@ -68,12 +77,14 @@ def lasts_as_long(a: Memory, b: Memory) -> bool:
 
 def may_fold(older: Memory, newer: Memory) -> bool:
     """Whether `newer` may be folded into `older` (and deleted): only into a memory seen where it is
-    seen, and lasting as long. Folded into a temporary, private or narrower copy, a fact would expire
-    with it or vanish from the searches that found it."""
+    seen, lasting as long, and held as high. Folded into a temporary, private or narrower copy, a fact
+    would expire with it or vanish from the searches that found it; into a lower tier, a core block's
+    line would leave the core block ("Dentist: Dr. Levi" into MEMORY.md's "Dr. Levi is the dentist")."""
     return (
         (older.scope, older.project, older.person) == (newer.scope, newer.project, newer.person)
         and (newer.private or not older.private)
         and lasts_as_long(older, newer)
+        and TIER_RANK[older.tier] <= TIER_RANK[newer.tier]
     )
 
 
@@ -175,11 +186,16 @@ class Reviewer:
         # would leave that one superseded by (or in a conflict with) a memory that no longer exists.
         # This review's own findings are known here; earlier ones are read before a fold (`_holds_links`).
         involved = bool(named)
-        for rank, (older, similarity) in enumerate(self.candidates(memory, dense)):
-            # A reported change ("quit the thursday futsal") replaces one fact: the closest one.
-            judgement = self.judge.judge(
-                statement(older), statement(memory), similarity if rank == 0 else None
-            )
+        candidates = self.candidates(memory, dense)
+        # A reported change ("quit the thursday futsal") replaces one fact: the closest one.
+        judgements = judge_pairs(
+            self.judge,
+            [
+                (statement(older), statement(memory), similarity if rank == 0 else None)
+                for rank, (older, similarity) in enumerate(candidates)
+            ],
+        )
+        for (older, _), judgement in zip(candidates, judgements, strict=True):
             # Word for word the same, it is a restatement whatever subject the judge could read (none,
             # in an instruction), short of a conflict: compaction would fold it later anyway.
             same = judgement.verdict is Verdict.same or (
@@ -321,7 +337,7 @@ class Reviewer:
             conflict.severity.value in self.settings.conflict_auto_resolve
             and not conflict.inferred
             and lasts_as_long(newer, older)
-            and not said_when_unknown(newer.why)
+            and not said_when_unknown(newer)
             and _proposed(older, newer) is newer
         ):
             resolve(

@@ -16,7 +16,9 @@ import pytest
 from hub.conflicts import Judgement, RuleJudge, Severity, Statement, Verdict
 from hub.conflicts.combined import ConfirmingJudge, judge_from_settings
 from hub.conflicts.judge import JudgeError
+from hub.conflicts.learned import LearnedJudge
 from hub.conflicts.llm import LLMJudge
+from hub.conflicts.pairmodel import PairModel
 from hub.settings import Settings
 
 CONFLICT = (Statement("Netanel works until 20:00."), Statement("Netanel finishes work at 18:00."))
@@ -165,11 +167,37 @@ def test_endpoint_down_falls_back_to_the_rule_verdict(
     assert "second judge failed" in caplog.text
 
 
-def test_judge_from_settings(endpoint: Endpoint) -> None:
-    assert isinstance(judge_from_settings(Settings()), RuleJudge)
-    judge = judge_from_settings(
-        Settings(judge="llm", judge_mode="replace", llm_judge_url=endpoint.url, llm_judge_api_key="sk-x")
+def test_unsure_mode_asks_only_where_the_pair_judge_is_unsure_or_cannot_read(
+    endpoint: Endpoint, llm_judge: Callable[..., LLMJudge], pair_model: PairModel
+) -> None:
+    judge = ConfirmingJudge(second=llm_judge(endpoint.url), primary=LearnedJudge(pair_model), mode="unsure")
+    # Read and sure: English, a plain change of hours; and two records of what happened.
+    sure = judge.judge(*CONFLICT)
+    assert sure.verdict is Verdict.conflict and not sure.inferred
+    events = judge.judge(
+        Statement("Ran 5 km in the park", nature="event"), Statement("Ran 8 km in the park", nature="event")
     )
+    assert events.verdict is Verdict.compatible
+    assert endpoint.requests == []
+
+    endpoint.answer("conflict", "medium", "the hours changed")
+    hebrew = judge.judge(Statement("נתנאל עובד עד 20:00"), Statement("נתנאל מסיים לעבוד ב-18:00"))
+    assert (hebrew.verdict, hebrew.severity) == (Verdict.conflict, Severity.medium)
+    # The language model decided a pair the first judge could not read: proposed, never acted on alone.
+    assert hebrew.inferred
+    assert "cannot read" in hebrew.reason and "the hours changed" in hebrew.reason
+    [(_, body)] = endpoint.requests
+    assert "נתנאל" in body["messages"][-1]["content"]
+
+
+def test_judge_from_settings(endpoint: Endpoint, pair_model: PairModel) -> None:
+    assert isinstance(judge_from_settings(Settings(), pair_model=pair_model), LearnedJudge)
+    assert isinstance(judge_from_settings(Settings(judge="rules")), RuleJudge)
+    judge = judge_from_settings(
+        Settings(judge="llm", judge_mode="replace", llm_judge_url=endpoint.url, llm_judge_api_key="sk-x"),
+        pair_model=pair_model,
+    )
+    assert isinstance(judge.primary, LearnedJudge)  # type: ignore[attr-defined]
     assert isinstance(judge, ConfirmingJudge) and isinstance(judge.second, LLMJudge)
     assert judge.mode == "replace"
     try:
@@ -181,6 +209,6 @@ def test_judge_from_settings(endpoint: Endpoint) -> None:
         judge.close()  # what Services.close calls: the LLM judge's connections are released
     assert judge.second._client.is_closed
     with pytest.raises(ValueError, match="MEMHUB_LLM_JUDGE_URL"):
-        judge_from_settings(Settings(judge="llm"))
+        judge_from_settings(Settings(judge="llm"), pair_model=pair_model)
     with pytest.raises(ValueError, match="MEMHUB_NLI_MODEL_PATH"):
-        judge_from_settings(Settings(judge="nli"))
+        judge_from_settings(Settings(judge="nli"), pair_model=pair_model)

@@ -1,7 +1,15 @@
 """Where an imported memory sat: its origin, written by the markdown import and read by export, the
 pages, the core block and the review; and the note older memories keep in their `why` instead."""
 
-from hub.imported import Note, imported_section, is_import_note, origin_of, read_note, said_when_unknown, why_for
+from hub.imported import (
+    Note,
+    imported_section,
+    is_import_note,
+    origin_of,
+    read_note,
+    said_when_unknown,
+    why_for,
+)
 from hub.models import EventCreate, Memory, Origin, utcnow
 
 
@@ -22,7 +30,9 @@ def test_the_note_names_the_section_a_line_sat_in_whatever_its_tags() -> None:
     note = why_for("memory/core.md", "Identity", ["family", "Haifa"])
     assert note == "imported from memory/core.md, section Identity; tags: family, Haifa"
     assert (is_import_note(note), imported_section(memory(note))) == (True, "Identity")
-    assert origin_of(memory(note)) == Origin(path="memory/core.md", section="Identity", tags=["family", "Haifa"])
+    assert origin_of(memory(note)) == Origin(
+        path="memory/core.md", section="Identity", tags=["family", "Haifa"]
+    )
     assert imported_section(memory(why_for("MEMORY.md", None))) is None  # a line under no heading
 
 

@@ -1,0 +1,146 @@
+"""The default conflict judge: a pair model trained on labelled pairs, with the rules kept for what a
+model should not decide.
+
+For an older statement `a` and a newer one `b`:
+1. structured claims on both sides are compared exactly (`RuleJudge`), and the same words in the same
+   order are the same statement;
+2. what can conflict: only a state can be contradicted (`hub.nature`). Two events, two chat messages,
+   or an event and a message, are records of what happened: compatible, whatever values differ
+   ("Sent offer #118" / "Sent offer #119"). An event or a message contradicts a state only where the
+   model reads that it reports its change ("I quit futsal");
+3. a pair the model cannot read (too few of its words known to it: another language) is
+   `unreadable`, said so, never taken for compatible;
+4. the model's P(contradiction) decides a conflict; at or above `sure` the judge is confident
+   (a conflict it may act on), below it the conflict is `inferred` and waits for the owner;
+5. the same fact needs the model's entailment and no typed value that changed (a time, a date, an
+   amount, a name: `hub.conflicts.values`), since a restatement is folded away.
+
+Severity is the rule grade (`hub.conflicts.severity`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from hub.conflicts.judge import (
+    Judgement,
+    RuleJudge,
+    Severity,
+    Statement,
+    Verdict,
+    _compare_values,
+    rule_severity,
+)
+from hub.conflicts.pairmodel import PairModel
+from hub.conflicts.tokens import tokenize
+from hub.conflicts.values import extract
+from hub.nature import content
+
+STATE = "state"
+WORDS = re.compile(r"\w+")
+
+Pair = tuple[Statement, Statement, float | None]
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Where the model's probabilities turn into verdicts (chosen on tuning pairs: MODEL_CARD.md)."""
+
+    conflict: float = 0.5  # P(contradiction) from which a pair conflicts
+    sure: float = 0.95  # ... from which the judge is sure enough to act on it
+    unsure: float = 0.2  # ... from which a non-conflict is unsure (a second judge is asked)
+    same: float = 0.7  # P(entailment) from which a pair says the same thing
+    readable: float = 0.6  # share of a text's words the model must know
+
+
+@dataclass
+class LearnedJudge:
+    model: PairModel
+    rules: RuleJudge = field(default_factory=RuleJudge)
+    thresholds: Thresholds = field(default_factory=Thresholds)
+
+    def judge(self, a: Statement, b: Statement, similarity: float | None = None) -> Judgement:
+        return self.judge_pairs([(a, b, similarity)])[0]
+
+    def judge_pairs(self, pairs: Sequence[Pair]) -> list[Judgement]:
+        """Judge many pairs with one pass of the model over those it must read."""
+        out: list[Judgement | None] = [self._without_model(a, b, s) for a, b, s in pairs]
+        asked = [i for i, found in enumerate(out) if found is None]
+        if asked:
+            texts = [(content(pairs[i][0].text), content(pairs[i][1].text)) for i in asked]
+            for i, row in zip(asked, self.model.probabilities(texts), strict=True):
+                out[i] = self._verdict(pairs[i][0], pairs[i][1], float(row[0]), float(row[1]))
+        return [found for found in out if found is not None]
+
+    def readable(self, text: str) -> bool:
+        return self.model.known_words(content(text)) >= self.thresholds.readable
+
+    def _without_model(self, a: Statement, b: Statement, similarity: float | None) -> Judgement | None:
+        if a.subject and a.attribute and b.subject and b.attribute:
+            return self.rules.judge(a, b, similarity)
+        if (a.nature or STATE) != STATE and (b.nature or STATE) != STATE:
+            return Judgement(
+                Verdict.compatible, None, "two records of what happened: nothing lasting to contradict"
+            )
+        if _words(a.text) == _words(b.text):
+            return Judgement(Verdict.same, None, "the same words")
+        unread = [s.text for s in (a, b) if not self.readable(s.text)]
+        if unread:
+            return Judgement(
+                Verdict.unreadable,
+                None,
+                f"the pair judge reads English only and cannot read {unread[0][:60]!r}; "
+                "set MEMHUB_LLM_JUDGE_URL to have a language model judge such pairs",
+                unsure=True,
+            )
+        return None
+
+    def _verdict(self, a: Statement, b: Statement, contradiction: float, entailment: float) -> Judgement:
+        t = self.thresholds
+        if contradiction >= t.conflict:
+            sure = contradiction >= t.sure
+            reason = _reason(a, b, contradiction)
+            return Judgement(
+                Verdict.conflict,
+                rule_severity(a, b),
+                reason,
+                inferred=not sure,
+                confidence=contradiction,
+                unsure=not sure,
+            )
+        unsure = contradiction >= t.unsure
+        if entailment >= t.same and not _values_changed(a.text, b.text):
+            return Judgement(Verdict.same, None, "the same thing said again", confidence=contradiction)
+        return Judgement(
+            Verdict.compatible,
+            None,
+            f"both can hold (P(conflict) {contradiction:.2f})",
+            confidence=contradiction,
+            unsure=unsure,
+        )
+
+
+def _words(text: str) -> list[str]:
+    return WORDS.findall(content(text).casefold())
+
+
+def _values_changed(a: str, b: str) -> bool:
+    values_a, _ = extract(tokenize(content(a)), set())
+    values_b, _ = extract(tokenize(content(b)), set())
+    return bool(_compare_values(values_a, values_b).changed)
+
+
+def _reason(a: Statement, b: Statement, probability: float) -> str:
+    """The conflict's reason: the typed value that changed, where one did, and how sure the model is."""
+    values_a, _ = extract(tokenize(content(a.text)), set())
+    values_b, _ = extract(tokenize(content(b.text)), set())
+    changed = _compare_values(values_a, values_b).changed
+    said = f"value changed: {changed[0][0].shown} → {changed[0][1].shown}" if changed else "contradicts it"
+    if (a.nature or STATE) != STATE or (b.nature or STATE) != STATE:
+        said = f"reports a change: {said}" if changed else "reports a change to it"
+    return f"{said} (P(conflict) {probability:.2f})"
+
+
+__all__ = ["LearnedJudge", "Severity", "Thresholds"]

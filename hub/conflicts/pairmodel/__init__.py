@@ -1,0 +1,111 @@
+"""The pair judge's model: a cross-encoder fine-tuned from the embedding model memhub ships.
+
+`training/pair_judge.py` trains it and writes this folder: `config.json` and `weights.safetensors`
+(int8 per output row, with the word embeddings left out: they are the embedding model's own, read
+from it here). MODEL_CARD.md says what it was trained on and how well it does.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hub.embedding import ModelIntegrityError, default_model_path, file_sha256
+
+FOLDER = Path(__file__).parent
+WEIGHTS = FOLDER / "weights.safetensors"
+LABELS = ("contradiction", "entailment", "neutral")
+WORD_EMBEDDINGS = "bert.embeddings.word_embeddings.weight"
+MAX_TOKENS = 80
+BATCH = 32
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+class PairModel:
+    """Reads two statements and gives P(contradiction, entailment, neutral). One per process."""
+
+    def __init__(
+        self,
+        *,
+        embedding_model: Path | None = None,
+        weights: Path = WEIGHTS,
+        expected_sha256: str | None = None,
+        threads: int | None = None,
+    ) -> None:
+        if not weights.is_file():
+            raise ModelIntegrityError(f"{weights} is missing; train it with python -m training.pair_judge")
+        recorded = weights.with_suffix(".sha256")
+        if expected_sha256 is None and recorded.is_file():
+            expected_sha256 = recorded.read_text().split()[0]
+        if expected_sha256 is not None and (actual := file_sha256(weights)) != expected_sha256:
+            raise ModelIntegrityError(
+                f"{weights} has sha256 {actual}, expected {expected_sha256}; "
+                "set MEMHUB_JUDGE_MODEL_SHA256 to the hash of the judge you mean to use"
+            )
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        import torch
+        from safetensors.torch import load_file
+        from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+
+        if threads:
+            torch.set_num_threads(threads)
+        base = embedding_model or default_model_path()
+        self._torch = torch
+        self.tokenizer: Any = AutoTokenizer.from_pretrained(str(base), local_files_only=True)
+        self.vocabulary = frozenset(self.tokenizer.get_vocab())
+        config = BertConfig.from_json_file(str(weights.parent / "config.json"))
+        torch.manual_seed(0)  # the model is built before its weights are loaded: nothing random stays
+        self.model: Any = BertForSequenceClassification(config)
+        state = _dequantised(load_file(str(weights)))
+        state[WORD_EMBEDDINGS] = load_file(str(base / "model.safetensors"))[
+            "embeddings.word_embeddings.weight"
+        ]
+        missing, unexpected = self.model.load_state_dict(state, strict=False)
+        if unexpected or [m for m in missing if not m.endswith("position_ids")]:
+            raise ModelIntegrityError(f"{weights} does not fit its config: {missing or unexpected}")
+        self.model.eval()  # type: ignore[no-untyped-call]
+
+    def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """Rows of P(contradiction, entailment, neutral), one per (premise, hypothesis) pair."""
+        out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
+        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+        torch = self._torch
+        with torch.inference_mode():
+            for start in range(0, len(order), BATCH):
+                chunk = order[start : start + BATCH]
+                enc = self.tokenizer(
+                    [pairs[i][0] for i in chunk],
+                    [pairs[i][1] for i in chunk],
+                    truncation=True,
+                    max_length=MAX_TOKENS,
+                    padding=True,
+                    return_tensors="pt",
+                )
+                logits = self.model(**enc).logits
+                out[chunk] = torch.softmax(logits, dim=-1).numpy()
+        return out
+
+    def known_words(self, text: str) -> float:
+        """The share of a text's words the model knows whole: how well it can read the text at all.
+        A language it was not trained on splits into word pieces, or unknown tokens."""
+        words = [w.casefold() for w in _WORDS.findall(text)]
+        if not words:
+            return 1.0
+        return sum(1 for w in words if w in self.vocabulary) / len(words)
+
+
+def _dequantised(tensors: dict[str, Any]) -> dict[str, Any]:
+    state = {}
+    for name, value in tensors.items():
+        if name.endswith(".int8"):
+            base = name.removesuffix(".int8")
+            state[base] = value.float() * tensors[f"{base}.scale"][:, None]
+        elif not name.endswith(".scale"):
+            state[name] = value
+    return state
