@@ -47,3 +47,4 @@ bench-import: setup
 # After a change to the API: the OpenAPI document and the clients' models generated from it.
 clients: setup
 	$(PY) clients/generate.py
+	cd clients/typescript && (test -d node_modules || npm ci) && npm run generate
