@@ -12,10 +12,16 @@ import argparse
 import os
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
 from pydantic import Field
+
+try:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.types import ToolAnnotations
+except ModuleNotFoundError as missing:  # `memhub-mcp` is installed with the client, the SDK with the extra
+    raise ModuleNotFoundError(
+        f"memhub-mcp needs the client's mcp extra ({missing}): pip install './clients/python[mcp]'"
+    ) from missing
 
 from memhub_client.http import Memhub, MemhubError
 from memhub_client.models import Confidence, EventState, Kind, Scope, SearchHit
