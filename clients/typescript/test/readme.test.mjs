@@ -12,7 +12,8 @@ for (const readme of READMES.filter((r) => existsSync(r))) {
   const text = await readFile(readme, "utf8");
   const examples = [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).filter((code) => code.includes('from "memhub-client"'));
   examples.forEach((code, index) => {
-    test(`${readme.pathname.split("/").slice(-3).join("/")} example ${index + 1} runs as written`, async () => {
+    const name = readme === READMES[0] ? "clients/typescript/README.md" : "README.md";
+    test(`${name} example ${index + 1} runs as written`, async () => {
       // Only the hub's address changes; the file sits in the package, so "memhub-client" is this one.
       const script = new URL(`./.readme-example-${index}.mjs`, import.meta.url);
       await writeFile(script, code.replaceAll("http://127.0.0.1:8420", process.env.MEMHUB_URL));
