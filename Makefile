@@ -1,17 +1,19 @@
 # Every command a developer needs. `make up` runs the hub; `make test` passes the tests.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml clients/python/pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: setup up test test-fast lint format bench bench-quick bench-import
+.PHONY: setup up test test-fast lint format bench bench-quick bench-import clients
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	# The CPU build of torch first, by exact version: anything looser makes pip fetch a CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
+	# The client (clients/python) before the hub, which depends on it: it is on no package index.
+	$(PY) -m pip install --quiet -e ./clients/python
 	$(PY) -m pip install --quiet -e '.[test]'
 	rm -f $(VENV)/.installed-* && touch $@
 
@@ -41,3 +43,8 @@ bench-quick: setup
 
 bench-import: setup
 	$(PY) -m benchmarks.import_workspace
+
+# After a change to the API: the OpenAPI document and the clients' models generated from it.
+clients: setup
+	$(PY) clients/generate.py
+	cd clients/typescript && (test -d node_modules || npm ci) && npm run generate

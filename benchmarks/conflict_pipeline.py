@@ -17,10 +17,9 @@ from pathlib import Path
 
 from benchmarks.common import benchmark_parser, benchmark_redis
 from benchmarks.conflict_quality import DATA, load_pairs
-from clients import RedisPublisher
-from clients.events import build_event
 from hub.conflicts import ledger
 from hub.embedding import Embedder
+from hub.redis_publisher import RedisPublisher, build_event
 from hub.secrets import find_secrets
 from hub.services import build_services
 from hub.settings import Settings

@@ -24,10 +24,10 @@ from pathlib import Path
 import httpx
 
 from benchmarks.common import benchmark_parser, benchmark_redis
-from clients import Memhub, RedisPublisher
-from clients.events import build_event
 from hub.queue import jobs_pending, make_queue
+from hub.redis_publisher import RedisPublisher, build_event
 from hub.settings import Settings
+from memhub_client import Memhub
 
 MIB = 1024 * 1024
 

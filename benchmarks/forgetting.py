@@ -27,7 +27,6 @@ from pathlib import Path
 from redis import Redis
 
 from benchmarks.common import benchmark_parser, benchmark_redis, chat_memories
-from clients.events import build_event
 from hub.compaction.jobs import CompactionRequest, enqueue_compaction
 from hub.conflicts import ledger
 from hub.conflicts.judge import Severity
@@ -39,6 +38,7 @@ from hub.models import Memory, Tier, utcnow
 from hub.promotion import proposals, usage, weekly
 from hub.promotion.score import Assessment, Decision
 from hub.promotion.signals import Signal, SignalName, Strength
+from hub.redis_publisher import build_event
 from hub.services import Services, build_services
 from hub.settings import Settings
 from workers.ingest import write_memories

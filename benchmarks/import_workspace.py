@@ -25,11 +25,11 @@ from pathlib import Path
 
 import httpx
 
-from clients import Memhub
 from hub.embedding import Embedder
 from hub.markdown import Layout, import_workspace
 from hub.markdown.reader import read_workspace
 from hub.settings import get_settings
+from memhub_client import Memhub
 
 ROOT = Path(__file__).resolve().parent.parent
 # Shares of the memory lines per kind of file, roughly as an agent's workspace grows.

@@ -36,14 +36,13 @@ import numpy as np
 from redis import Redis
 
 from benchmarks.common import PEOPLE, THINGS, benchmark_parser, benchmark_redis, chat_memories
-from clients import RedisPublisher
-from clients.events import build_event
 from hub.conflicts import ledger
 from hub.embedded import EmbeddedHub
 from hub.embedding import Embedder
 from hub.keys import Keys
 from hub.models import Kind, Memory, Scope, State, Tier, utcnow
 from hub.queue import jobs_pending
+from hub.redis_publisher import RedisPublisher, build_event
 from hub.services import Services, build_services
 from hub.settings import Settings
 from hub.sparse import SparseEncoder

@@ -97,11 +97,10 @@ from typing import Any
 import numpy as np
 
 from benchmarks.common import benchmark_parser, benchmark_redis
-from clients import RedisPublisher
-from clients.events import build_event
 from hub.conflicts import ledger
 from hub.embedding import Embedder
 from hub.models import State, memory_id_for
+from hub.redis_publisher import RedisPublisher, build_event
 from hub.search import Retriever
 from hub.services import Services, build_services
 from hub.settings import Settings

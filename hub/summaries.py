@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from hub.models import EventCreate, Kind, SessionSummary, memory_id_for
+from hub.models import EventCreate, Kind, memory_id_for
 
 # What each item takes from the summary event.
 # `private` too: a direct conversation's decisions and loops are as private as its summary.
@@ -79,16 +79,3 @@ def expand(event_id: str, event: EventCreate) -> list[tuple[str, EventCreate]]:
         data = {**shared, **{k: v for k, v in fields.items() if v is not None}}
         derived.append((derived_id(event_id, part, index), EventCreate.model_validate(data)))
     return derived
-
-
-def describe(summary: SessionSummary, *, session: str) -> str:
-    """A plain-words summary, for a `summary` event whose agent gave no text of its own."""
-    parts = [
-        ("decided", [d.text for d in summary.decisions]),
-        ("done", summary.tasks_completed),
-        ("noticed", [p.text for p in summary.patterns]),
-        ("still open", summary.open_loops),
-        ("to keep", summary.promote),
-    ]
-    said = "; ".join(f"{label}: {', '.join(items)}" for label, items in parts if items)
-    return f"Session {session}: {said or 'nothing settled'}."

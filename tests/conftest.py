@@ -19,15 +19,16 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from rq.job import Job
 from starlette.testclient import TestClient
 
-from clients import Memhub, RedisPublisher
 from hub.api.app import create_app
 from hub.conflicts.combined import load_pair_model
 from hub.conflicts.pairmodel import PairModel
 from hub.embedded import EmbeddedHub
 from hub.embedding import Embedder
 from hub.queue import jobs_pending
+from hub.redis_publisher import RedisPublisher
 from hub.services import Services, build_services
 from hub.settings import Settings
+from memhub_client import Memhub
 
 # Tests use a database of their own on the machine's Redis, flushed around each test that uses it.
 # Each pytest run locks one database number, so that runs side by side do not flush each other's.

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from clients import Memhub, MemhubError
-from clients.events import build_event
+from hub.redis_publisher import build_event
+from memhub_client import Memhub, MemhubError
 from tests.helpers import free_port, memhub_cli, memhub_up
 
 ADMIN = "operator-admin-key"

@@ -8,10 +8,10 @@ import pytest
 from redis import Redis
 
 from benchmarks.common import chat_memories
-from clients import Memhub, MemhubError
-from clients.events import build_event
 from hub.keys import Keys
+from hub.redis_publisher import build_event
 from hub.store.edge import EdgeStore
+from memhub_client import Memhub, MemhubError
 from tests.helpers import free_port, memhub_process, memhub_up, stop, wait_healthy
 from tests.workers.test_crash import all_memories
 

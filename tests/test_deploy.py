@@ -237,10 +237,13 @@ def test_the_image_gets_what_it_copies_and_never_the_virtualenv_or_a_hubs_data()
     copied = [s for line in dockerfile.splitlines() if line.startswith("COPY ") for s in line.split()[1:-1]]
     assert copied and not [path for path in copied if _ignored(patterns, path)]
     assert not [
-        p for p in ("hub/settings.py", "workers/worker.py", "clients/__init__.py") if _ignored(patterns, p)
+        p
+        for p in ("hub/settings.py", "workers/worker.py", "clients/python/memhub_client/__init__.py")
+        if _ignored(patterns, p)
     ]
     for private in (".venv/lib/python3.11/site-packages/torch/__init__.py", "memhub-data/redis/appendonly.aof",
-                    ".git/config", "tests/conftest.py", "hub/__pycache__/cli.cpython-311.pyc"):  # fmt: skip
+                    ".git/config", "tests/conftest.py", "hub/__pycache__/cli.cpython-311.pyc",
+                    "clients/typescript/node_modules/typescript/package.json"):  # fmt: skip
         assert _ignored(patterns, private), private
 
 
@@ -255,20 +258,29 @@ def test_the_image_installs_the_cpu_torch_the_project_pins_and_never_fetches_the
     assert "HF_HUB_OFFLINE=1" in dockerfile
 
 
+# What memhub-agent, memhub-mcp and the TypeScript tests read: the clients', no setting of the hub.
+CLIENT_VARIABLES = {"MEMHUB_URL", "MEMHUB_AGENT", "MEMHUB_CHANNEL", "MEMHUB_API_KEY", "MEMHUB_COMMAND"}
+
+
 def test_every_variable_the_operator_reads_about_is_a_setting_with_the_default_the_readme_gives() -> None:
     # A misspelt variable is ignored by pydantic-settings (extra="ignore"): a silent misconfiguration.
     fields = {f"MEMHUB_{name.upper()}": name for name in Settings.model_fields}
-    for path in ("README.md", "docker-compose.yml", "deploy/k8s/memhub.yaml", "deploy/Dockerfile"):
+    pages = ["README.md", *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "docs").glob("*.md")))]
+    for path in (*pages, "docker-compose.yml", "deploy/k8s/memhub.yaml", "deploy/Dockerfile"):
         named = set(re.findall(r"MEMHUB_[A-Z0-9_]+", (ROOT / path).read_text()))
-        assert named <= set(fields), f"{path} names {sorted(named - set(fields))}, which Settings lacks"
+        # The clients' page names the variables the clients read (the hub, the agent, its key) too.
+        known = set(fields) | (CLIENT_VARIABLES if path == "docs/clients.md" else set())
+        assert named <= known, f"{path} names {sorted(named - known)}, which Settings lacks"
 
-    table = re.findall(r"^\| `(MEMHUB_\w+)` \| `([^`]+)` \|", (ROOT / "README.md").read_text(), re.M)
+    table = re.findall(
+        r"^\| `(MEMHUB_\w+)` \| `([^`]+)` \|", (ROOT / "docs/configuration.md").read_text(), re.M
+    )
     assert len(table) > 10
     defaults = Settings().model_dump(mode="json")
     for variable, default in table:
         value = defaults[fields[variable]]
         assert default.removeprefix("./") in (str(value), json.dumps(value)), (
-            f"README: {variable} defaults to {default}, not {value}"
+            f"docs/configuration.md: {variable} defaults to {default}, not {value}"
         )
 
 

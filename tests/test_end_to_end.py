@@ -3,7 +3,7 @@
 import time
 from collections.abc import Callable
 
-from clients import Memhub
+from memhub_client import Memhub
 
 
 def texts(hits: list) -> list[str]:  # type: ignore[type-arg]

@@ -14,6 +14,7 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
+    computed_field,
 )
 
 from hub.conflicts.ledger import Conflict
@@ -92,6 +93,8 @@ class EventStatusPublic(BaseModel):
         description="The write-time review (reinforcement, conflicts) has run: `memory_id` is final.",
     )
 
+    # In the answer, so that clients read the hub's decision rather than repeat it.
+    @computed_field(description="Nothing more happens to it: rejected, failed, or stored and reviewed.")  # type: ignore[prop-decorator]
     @property
     def settled(self) -> bool:
         """Nothing more happens to it: rejected, failed, or stored and reviewed."""

@@ -19,9 +19,9 @@ from typing import TextIO
 import httpx
 from tqdm import tqdm
 
-from clients.http import Memhub, MemhubError
-from hub.compaction.jobs import CompactionJob
 from hub.settings import get_settings
+from memhub_client import Memhub, MemhubError
+from memhub_client.models import CompactionJob
 
 
 def follow_compaction(

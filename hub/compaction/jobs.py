@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, computed_field
 from redis import Redis
 from rq import Queue
 from rq.exceptions import NoSuchJobError
@@ -46,6 +46,8 @@ class CompactionJob(BaseModel):
     result: Compaction | None = None
     error: str | None = None
 
+    # In the answer, so that clients read the hub's decision rather than repeat it.
+    @computed_field(description="Finished, failed, stopped or canceled: nothing more happens to it.")  # type: ignore[prop-decorator]
     @property
     def done(self) -> bool:
         return self.status in (JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED)

@@ -14,11 +14,10 @@ import sys
 
 import httpx
 
-from clients.http import Memhub, MemhubError
 from hub.auth.commands import add_hub_options
-from hub.conflicts.judge import Severity
-from hub.conflicts.ledger import Conflict, ConflictStatus
 from hub.settings import get_settings
+from memhub_client import Conflict, Memhub, MemhubError
+from memhub_client.models import ConflictStatus, Severity
 
 # What --keep takes besides a memory id: the side as `list` numbers it, or both.
 _SIDES = {"1": 0, "2": 1}
@@ -40,7 +39,9 @@ def describe(conflict: Conflict) -> list[str]:
         ),
         start=1,
     ):
-        marks = ["proposed"] if conflict.open and memory_id == conflict.proposal else []
+        marks = (
+            ["proposed"] if conflict.status == ConflictStatus.open and memory_id == conflict.proposal else []
+        )
         if conflict.resolution is not None and conflict.resolution.keep in (memory_id, "both"):
             marks.append("kept")
         said = f"{agent} on {channel or 'an unknown channel'}" + (f", {source}" if source else "")
@@ -49,7 +50,7 @@ def describe(conflict: Conflict) -> list[str]:
     if conflict.resolution is not None:
         decided = conflict.resolution
         lines.append(f"  decided by {decided.by}" + (f": {decided.note}" if decided.note else ""))
-    elif conflict.open:
+    elif conflict.status == ConflictStatus.open:
         lines.append(f"  decide: memhub conflicts resolve {conflict.id} --keep 1|2|both")
     return lines
 

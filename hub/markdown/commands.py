@@ -11,12 +11,11 @@ from pathlib import Path
 
 import httpx
 
-from clients.events import NotAcknowledged
-from clients.http import Memhub, MemhubError
 from hub.markdown.exporter import ExportError, export_workspace
 from hub.markdown.importer import import_workspace
 from hub.markdown.layout import Layout, LayoutError, load_layout
 from hub.settings import get_settings
+from memhub_client import Memhub, MemhubError, NotAcknowledged
 
 DEFAULT_AGENT = "main"  # OpenClaw's default agent id
 

@@ -8,11 +8,12 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from clients.http import Memhub
+from hub.api.schemas import MemoryPublic
 from hub.conflicts.ledger import ConflictStatus
 from hub.markdown.layout import Layout
 from hub.markdown.open_conflicts import render_open_conflicts
 from hub.markdown.render import render_workspace
+from memhub_client import Memhub
 
 # Left in every export folder: a later export may replace what an earlier one wrote, and nothing else.
 MARKER = ".memhub-export"
@@ -60,7 +61,11 @@ def export_workspace(
     layout = layout or Layout()
     marker = f"memhub export of agent {hub.agent}\n"
     _check_target(root, marker)
-    memories = list(tqdm(hub.all_memories(), desc="reading", unit="memory", disable=not progress))
+    # As the hub's own models: the rendering is the hub's, and reads their enums by identity.
+    memories = [
+        MemoryPublic.model_validate(m.model_dump(mode="json"))
+        for m in tqdm(hub.all_memories(), desc="reading", unit="memory", disable=not progress)
+    ]
     rendering = render_workspace(memories, layout=layout)
     files = dict(rendering.files)
     page = render_open_conflicts(hub.conflicts(status=ConflictStatus.open.value), rendering)

@@ -15,12 +15,12 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from clients.http import Memhub, MemhubError
-from hub.api.schemas import MAX_BATCH_EVENTS, EventStatusPublic, MemoryPublic
+from hub.api.schemas import MAX_BATCH_EVENTS
 from hub.markdown.layout import Layout
 from hub.markdown.reader import Skipped, read_workspace
-from hub.models import CLOSABLE, EventCreate, State, memory_id_for
-from hub.status import EventState
+from hub.models import CLOSABLE, EventCreate, memory_id_for
+from memhub_client import Memhub, MemhubError
+from memhub_client.models import EventState, EventStatusPublic, MemoryPublic, State
 
 
 @dataclass
@@ -128,7 +128,7 @@ def import_workspace(
     closing = [
         i
         for i in reading.closed
-        if i not in present or (present[i].state is State.active and present[i].kind in CLOSABLE)
+        if i not in present or (present[i].state is State.active and present[i].kind.value in CLOSABLE)
     ]
     if dry_run:
         report.imported = len(fresh) + len(waiting)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hub.conflicts.ledger import Conflict
 from hub.markdown.entries import clean
 from hub.markdown.render import Rendering
+from memhub_client.models import Conflict, ConflictStatus
 
 HEADER = (
     "Contradictions memhub found between these memories and has not settled. Resolve them in the hub "
@@ -24,7 +24,7 @@ def render_open_conflicts(conflicts: Iterable[Conflict], rendering: Rendering) -
     blocks: list[tuple[tuple[str, ...], list[str]]] = []
     for conflict in conflicts:
         placed = [rendering.placed.get(m) for m in conflict.memory_ids]
-        if not conflict.open or any(p is None for p in placed):
+        if conflict.status != ConflictStatus.open or any(p is None for p in placed):
             continue
         texts = [clean(p.memory.text) for p in placed if p is not None]
         where = " and ".join(p.ref.path for p in placed if p is not None)

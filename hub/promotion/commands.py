@@ -15,11 +15,10 @@ import sys
 
 import httpx
 
-from clients.http import Memhub, MemhubError
 from hub.auth.commands import add_hub_options
-from hub.promotion.proposals import ProposalStatus, ProposalView
-from hub.promotion.weekly import ReviewItem
 from hub.settings import get_settings
+from memhub_client import Memhub, MemhubError
+from memhub_client.models import ProposalStatus, ProposalView, ReviewItem
 
 
 def describe(proposal: ProposalView) -> list[str]:
@@ -33,7 +32,7 @@ def describe(proposal: ProposalView) -> list[str]:
         f"     {proposal.agent}, {proposal.scope.value} scope; memory {proposal.memory_id}",
     ]
     lines += [f"  - {signal.name.value}: {signal.detail}" for signal in proposal.signals]
-    if proposal.pending:
+    if proposal.status == ProposalStatus.pending:
         lines.append(f"  decide: memhub promotions approve {proposal.id} / reject {proposal.id}")
     elif proposal.decided_by is not None:
         lines.append(f"  decided by {proposal.decided_by}" + (f": {proposal.note}" if proposal.note else ""))

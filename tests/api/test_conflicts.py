@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from clients import Memhub
 from hub.api.app import create_app
 from hub.conflicts import ledger
 from hub.conflicts.ledger import Conflict, ConflictStatus, Position
@@ -16,6 +15,7 @@ from hub.conflicts.resolve import settle_moot, supersede
 from hub.embedded import EmbeddedHub
 from hub.models import utcnow
 from hub.services import Services
+from memhub_client import Memhub
 from tests.helpers import at_once, expire
 
 

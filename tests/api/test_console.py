@@ -21,7 +21,6 @@ import uvicorn
 from fastapi import FastAPI
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from clients import Memhub
 from hub.api.app import create_app
 from hub.conflicts import ledger
 from hub.conflicts.ledger import ConflictStatus
@@ -30,6 +29,7 @@ from hub.models import State, Tier
 from hub.promotion import proposals
 from hub.promotion.proposals import ProposalStatus
 from hub.services import Services
+from memhub_client import Memhub
 from tests.helpers import free_port
 
 ADMIN = "admin-secret-for-the-console"

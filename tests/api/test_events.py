@@ -5,10 +5,10 @@ from httpx import Response
 from redis import Redis
 from starlette.testclient import TestClient
 
-from clients import Memhub
 from hub.api.app import create_app
 from hub.embedded import EmbeddedHub
 from hub.services import Services
+from memhub_client import Memhub
 
 GOOD = {"text": "Dana prefers green tea", "agent": "wa", "channel": "whatsapp"}
 

@@ -16,9 +16,9 @@ from schemathesis.specs.openapi.checks import (
 )
 from starlette.testclient import TestClient
 
-from clients import Memhub
 from hub.api.app import create_app
 from hub.embedded import EmbeddedHub
+from memhub_client import Memhub
 
 # The document comes from the app itself; each case is sent to a real hub's app (below).
 schema = schemathesis.openapi.from_dict(create_app().openapi())

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import pytest
 from starlette.testclient import TestClient
 
-from clients import Memhub, MemhubError
 from hub.embedded import EmbeddedHub
 from hub.models import State
+from memhub_client import Memhub, MemhubError
 
 
 def texts(hits: list) -> list[str]:  # type: ignore[type-arg]

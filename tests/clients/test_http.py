@@ -10,12 +10,10 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
-from clients import Memhub
-from clients.events import NotAcknowledged
-from clients.http import MemhubError
 from hub.api.app import create_app
 from hub.embedded import EmbeddedHub
 from hub.services import Services
+from memhub_client import Memhub, MemhubError, NotAcknowledged
 from tests.api.test_access import ADMIN, new_key
 from tests.api.test_conflicts import recorded
 from tests.compaction.helpers import stored

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from clients import Memhub
 from hub.compaction.scan import EPOCH, scroll_all
 from hub.models import Memory, State
 from hub.store.base import MemoryFilter, MemoryStore
+from memhub_client import Memhub
 
 
 def days_ago(days: float) -> str:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from clients import Memhub
+from memhub_client import Memhub
 from tests.helpers import memhub_cli, memhub_up
 
 ADMIN = "operator-admin-key"

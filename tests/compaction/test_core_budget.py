@@ -11,11 +11,11 @@ from functools import partial
 import pytest
 from starlette.testclient import TestClient
 
-from clients import Memhub
-from clients.events import build_event
 from hub.compaction.commands import follow_compaction, summary
 from hub.compaction.core_block import pointer
 from hub.embedded import EmbeddedHub
+from hub.redis_publisher import build_event
+from memhub_client import Memhub
 
 AGENT = "wa-assistant"
 # Names whose first three letters differ: the judge reads names sharing a longer stem as one person.

@@ -6,11 +6,11 @@ import time
 from collections.abc import Callable
 from datetime import timedelta
 
-from clients import Memhub
 from hub.compaction.jobs import CompactionRequest, enqueue_compaction
 from hub.conflicts import ledger
 from hub.embedded import EmbeddedHub
 from hub.models import utcnow
+from memhub_client import Memhub
 from tests.compaction.helpers import everything, stored
 from tests.helpers import expire
 

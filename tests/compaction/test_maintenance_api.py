@@ -7,9 +7,9 @@ from collections.abc import Callable
 import pytest
 from starlette.testclient import TestClient
 
-from clients import Memhub, MemhubError
 from hub.compaction.scan import unknown_agent
 from hub.embedded import EmbeddedHub
+from memhub_client import Memhub, MemhubError
 from tests.compaction.helpers import stored
 
 

@@ -9,10 +9,10 @@ import pytest
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
-from clients import Memhub
-from clients.events import build_event
 from hub.compaction.jobs import COMPACT_JOB
 from hub.embedded import EmbeddedHub
+from hub.redis_publisher import build_event
+from memhub_client import Memhub
 
 AGENTS = [f"agent-{i:02d}" for i in range(20)]
 PLACES = ["Haifa", "Eilat", "Akko", "Modiin", "Rehovot"]

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from clients import Memhub
 from hub.compaction.jobs import CompactionRequest, enqueue_compaction
 from hub.conflicts.ledger import open_conflicts_of
 from hub.embedded import EmbeddedHub
 from hub.models import utcnow
+from memhub_client import Memhub
 from tests.compaction.helpers import days_ago, everything, stored
 
 

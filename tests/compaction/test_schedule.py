@@ -11,15 +11,15 @@ import pytest
 from redis import Redis
 from rq.cron import CronScheduler
 
-from clients import Memhub
-from clients.events import build_event
 from hub.compaction.core_block import read_core
 from hub.compaction.jobs import CompactionRequest, enqueue_compaction, request_compaction
 from hub.compaction.schedule import CronThread, build_scheduler
 from hub.embedded import EmbeddedHub
 from hub.models import utcnow
+from hub.redis_publisher import build_event
 from hub.services import Services
 from hub.settings import Settings
+from memhub_client import Memhub
 from tests.compaction.helpers import days_ago, stored
 from workers import runtime
 from workers.worker import make_worker

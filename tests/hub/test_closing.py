@@ -5,10 +5,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from clients import Memhub
-from clients.http import MemhubError
 from hub.closing import answers
 from hub.models import Kind, State
+from memhub_client import Memhub, MemhubError
 from tests.store.conftest import make_memory
 
 

@@ -9,7 +9,6 @@ from datetime import timedelta
 import pytest
 from starlette.testclient import TestClient
 
-from clients import Memhub, MemhubError
 from hub.compaction.apply import merge
 from hub.compaction.jobs import CompactionRequest, enqueue_compaction, read_job
 from hub.compaction.plan import MergePlan
@@ -17,6 +16,7 @@ from hub.embedded import EmbeddedHub
 from hub.forgetting import FORGOTTEN
 from hub.models import utcnow
 from hub.status import list_dead_letters
+from memhub_client import Memhub, MemhubError
 
 
 def stored(agent: Memhub, text: str, **fields: object) -> str:
@@ -80,7 +80,7 @@ def test_forgetting_one_side_of_a_conflict_settles_it_and_leaves_none_of_its_wor
 ) -> None:
     tg, allergic, not_allergic, conflict = allergy_conflict(make_agent)
     wa = make_agent("wa-assistant", "whatsapp")
-    assert tg.conflict(conflict).open and tg.questions()  # high severity: the owner is asked
+    assert tg.conflict(conflict).status == "open" and tg.questions()  # high severity: the owner is asked
 
     report = tg.forget(allergic)
 

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import pytest
 
-from clients import RedisPublisher
 from hub.logs import JsonFormatter, RequestTag, serving
+from hub.redis_publisher import RedisPublisher
 from hub.services import Services
 from tests.helpers import memhub_cli
 from workers.worker import run_worker

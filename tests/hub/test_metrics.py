@@ -10,12 +10,12 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
 
-from clients import Memhub
 from hub.api.app import create_app
 from hub.conflicts.judge import Severity
 from hub.metrics import REJECT_REASONS
 from hub.models import Tier
 from hub.services import Services
+from memhub_client import Memhub
 from tests.api.test_conflicts import allergy_question, publish_all
 from tests.helpers import free_port, memhub_up
 from workers.worker import run_worker, serve_metrics

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from clients import Memhub
 from hub.api.app import create_app
 from hub.embedded import EmbeddedHub
 from hub.services import Services
+from memhub_client import Memhub
 
 WORKSPACE = Path(__file__).resolve().parent.parent / "data" / "workspace"
 

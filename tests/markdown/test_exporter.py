@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from clients import Memhub
 from hub.embedded import EmbeddedHub
 from hub.markdown import ExportError, export_workspace, import_workspace
 from hub.markdown.exporter import MARKER
 from hub.markdown.reader import event_id_for
 from hub.models import Tier, memory_id_for
+from memhub_client import Memhub
 from tests.markdown.conftest import WORKSPACE
 
 

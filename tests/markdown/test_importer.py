@@ -7,13 +7,12 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from clients import Memhub
-from clients.http import MemhubError
 from hub.api.app import create_app
 from hub.embedded import EmbeddedHub
 from hub.markdown import import_workspace
 from hub.models import Memory, State
 from hub.services import Services
+from memhub_client import Memhub, MemhubError
 from tests.markdown.conftest import WORKSPACE
 
 
@@ -85,7 +84,7 @@ def test_the_sample_workspace_imports_with_kinds_scopes_tiers_dates_and_sources(
         got = (m.kind, m.scope, m.tier, m.project or m.person, m.channel, m.chat, m.session)
         assert got == want, source
         # The sample's tasks are checked off under Tasks completed: done, so closed.
-        assert m.agent == "tali" and m.state is (State.resolved if m.kind == "task" else State.active)
+        assert m.agent == "tali" and m.state == (State.resolved if m.kind == "task" else State.active)
 
     # Dates: from a line's own date, from the file name, and a session's or conflict's time.
     assert memories["MEMORY.md:8"].occurred_at == at("2026-01-12")
@@ -250,7 +249,7 @@ def test_two_agents_files_that_disagree_wait_for_the_owner_however_minor(
 
     [conflict] = tg.conflicts()
     assert (conflict.severity, conflict.status, conflict.resolution) == ("low", "open", None)
-    assert all(m.state is State.active for m in [*wa.all_memories(), *tg.all_memories()])
+    assert all(m.state == State.active for m in [*wa.all_memories(), *tg.all_memories()])
     # Said live afterwards, the same preference is newer than both: the minor conflict resolves itself.
     live = tg.wait(tg.publish("Tali does not like voice notes.")).memory_id
     decided = [c for c in tg.conflicts() if live in c.memory_ids]

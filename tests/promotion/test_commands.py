@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from clients import Memhub
 from hub.promotion.proposals import ProposalView
+from memhub_client import Memhub
 from tests.helpers import free_port, memhub_cli, memhub_up
 
 FLYER = "Netanel's frequent flyer programme is TAP Miles&Go"

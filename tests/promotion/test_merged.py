@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from clients import Memhub
 from hub.compaction.jobs import CompactionRequest, enqueue_compaction
 from hub.embedded import EmbeddedHub
+from memhub_client import Memhub
 from tests.compaction.helpers import days_ago, stored
 
 

@@ -5,13 +5,13 @@ from datetime import UTC, date, datetime, timedelta
 
 from starlette.testclient import TestClient
 
-from clients import Memhub, RedisPublisher
-from clients.events import build_event
 from hub.api.app import create_app
 from hub.models import Confidence, DecisionMade, Kind, Memory, Pattern, Scope
 from hub.pages.project import CLOSED_SHOWN, NOTES_SHOWN, render
+from hub.redis_publisher import RedisPublisher, build_event
 from hub.services import Services
 from hub.summaries import Part, derived_id
+from memhub_client import Memhub
 from workers.ingest import drain_stream
 
 DAY = date(2026, 11, 20)

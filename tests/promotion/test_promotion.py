@@ -6,13 +6,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from starlette.testclient import TestClient
 
-from clients import Memhub
 from hub.embedded import EmbeddedHub
 from hub.locks import claimed
 from hub.models import Tier, utcnow
 from hub.promotion import proposals
 from hub.promotion.context import ContextLoader
 from hub.promotion.score import Assessment, Decision
+from memhub_client import Memhub
 from tests.api.test_conflicts import allergy_question, recorded
 from tests.helpers import at_once, expire
 

@@ -5,9 +5,10 @@ from collections.abc import Callable
 import pytest
 from pydantic import ValidationError
 
-from clients import Memhub
 from hub.models import EventCreate, memory_id_for
-from hub.summaries import Part, derived_id, describe, expand, part_of, summary_event_id
+from hub.summaries import Part, derived_id, expand, part_of, summary_event_id
+from memhub_client import Memhub
+from memhub_client.events import describe
 
 SUMMARY = {
     "text": "Planned the Lisbon trip",

@@ -10,12 +10,11 @@ from rq.registry import FailedJobRegistry, StartedJobRegistry
 from rq.serializers import JSONSerializer
 
 from benchmarks.common import chat_memories
-from clients import RedisPublisher
-from clients.events import build_event
 from hub.conflicts.jobs import REVIEW_JOB
 from hub.keys import Keys
 from hub.models import Memory, State, memory_id_for, utcnow
 from hub.queue import make_queue
+from hub.redis_publisher import RedisPublisher, build_event
 from hub.status import read_statuses
 from hub.store.base import MemoryFilter, scroll_all
 from hub.store.edge import EdgeStore

@@ -13,8 +13,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from benchmarks.common import chat_memories
-from clients import RedisPublisher
 from hub.keys import Keys
+from hub.redis_publisher import RedisPublisher
 from hub.store.edge import EdgeStore
 from tests.helpers import free_port, memhub_process, stop
 from tests.workers.test_crash import all_memories, stored, wait_for

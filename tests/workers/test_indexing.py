@@ -6,8 +6,8 @@ import pytest
 from rq.registry import FinishedJobRegistry
 from rq.serializers import JSONSerializer
 
-from clients import RedisPublisher
 from hub.models import Kind, Memory, Scope, Tier, memory_id_for
+from hub.redis_publisher import RedisPublisher
 from hub.services import Services
 from hub.store.base import MemoryPoint
 from hub.store.indexing import INDEX_JOB

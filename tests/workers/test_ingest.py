@@ -5,10 +5,9 @@ from collections.abc import Callable
 import pytest
 from redis import Redis
 
-from clients import RedisPublisher
-from clients.events import build_event
 from hub.embedded import EmbeddedHub
 from hub.models import memory_id_for
+from hub.redis_publisher import RedisPublisher, build_event
 from hub.services import Services
 from hub.status import EventState, list_dead_letters, read_status
 from hub.store.base import SearchMode

@@ -8,10 +8,10 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from clients import Memhub
 from hub.compaction.schedule import build_scheduler
 from hub.embedded import EmbeddedHub
 from hub.models import utcnow
+from memhub_client import Memhub
 from tests.compaction.helpers import stored
 from tests.helpers import expire
 

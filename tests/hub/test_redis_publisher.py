@@ -9,11 +9,11 @@ from pydantic import ValidationError
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from clients import NotAcknowledged, RedisPublisher
-from clients.events import build_event
 from hub.publishing import EventIdTaken
+from hub.redis_publisher import RedisPublisher, build_event
 from hub.screening import SecretInEvent
 from hub.services import Services
+from memhub_client import NotAcknowledged
 from tests.workers.test_ingest import publisher as ingest_publisher
 
 

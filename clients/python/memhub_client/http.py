@@ -1,41 +1,44 @@
-"""The HTTP SDK: one agent's view of the hub. Takes an injectable httpx transport for tests."""
+"""The HTTP client: one agent's view of the hub. Takes an injectable httpx transport for tests."""
 
 from __future__ import annotations
 
 import math
 import time
 import urllib.parse
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from typing import Any, TypeVar
 
 import httpx
+from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from clients.events import NotAcknowledged, build_event, with_ids
-from clients.retry import retried
-from hub.api.schemas import (
+from memhub_client.events import NotAcknowledged, as_event, build_event, describe, with_ids
+from memhub_client.models import (
     ClosedMemory,
+    CompactionJob,
+    Conflict,
     ConflictPage,
+    CoreBlock,
+    DailyPage,
+    DecisionMade,
+    EventCreate,
+    EventState,
     EventStatusPublic,
+    Forgotten,
     MemoryPage,
     MemoryPublic,
+    Pattern,
+    ProjectPage,
+    ProposalView,
     Question,
     QuestionPage,
     SearchHit,
+    SessionSummary,
+    UseRecorded,
+    WeeklyReview,
 )
-from hub.compaction.core_block import CoreBlock
-from hub.compaction.jobs import CompactionJob
-from hub.conflicts.ledger import Conflict
-from hub.forgetting import Forgotten
-from hub.models import DecisionMade, EventCreate, Pattern, SessionSummary
-from hub.pages.daily import DailyPage
-from hub.pages.project import ProjectPage
-from hub.promotion.proposals import ProposalView
-from hub.promotion.usage import UseRecorded
-from hub.promotion.weekly import WeeklyReview
-from hub.status import EventState
-from hub.summaries import describe
+from memhub_client.retry import retried
 
 
 def _segment(value: str) -> str:
@@ -181,13 +184,14 @@ class Memhub:
         channel = fields.pop("channel", self.channel)
         return self.publish_many([build_event(text, agent=self.agent, channel=channel, **fields)])[0]
 
-    def publish_many(self, events: Iterable[EventCreate]) -> list[str]:
-        """Publish up to 500 events at once; returns their ids once the hub holds them durably.
+    def publish_many(self, events: Iterable[EventCreate | BaseModel | Mapping[str, Any]]) -> list[str]:
+        """Publish up to 500 events at once (this client's `EventCreate`s, dicts, or models with its
+        fields); returns their ids once the hub holds them durably.
 
         Raises MemhubError when the hub refuses them (nothing stored), NotAcknowledged when no try got
         an answer (publish its `events` again).
         """
-        batch = with_ids(events)
+        batch = with_ids(as_event(e) for e in events)
         body = {"events": [e.model_dump(mode="json", exclude_none=True) for e in batch]}
         try:
             ids: list[str] = self._call("POST", "/v1/events", json=body, idempotent=True)["ids"]
@@ -393,9 +397,9 @@ class Memhub:
         text: str | None = None,
         *,
         session: str,
-        decisions: Iterable[str | DecisionMade] = (),
+        decisions: Iterable[str | DecisionMade | BaseModel | Mapping[str, Any]] = (),
         tasks_completed: Iterable[str] = (),
-        patterns: Iterable[Pattern] = (),
+        patterns: Iterable[Pattern | BaseModel | Mapping[str, Any]] = (),
         open_loops: Iterable[str] = (),
         promote: Iterable[str] = (),
         **fields: Any,
@@ -403,13 +407,14 @@ class Memhub:
         """Publish the session's summary; returns its event id.
 
         Each item becomes a memory linked to the session: `patterns` are deductions with their
-        evidence, `promote` names facts to keep long-term.
+        evidence, `promote` names facts to keep long-term. A decision or pattern may be this client's
+        model, a dict, or another model with its fields (the server's own).
         """
-        summary = SessionSummary(
-            decisions=[DecisionMade(text=d) if isinstance(d, str) else d for d in decisions],
-            tasks_completed=list(tasks_completed), patterns=list(patterns), open_loops=list(open_loops),
-            promote=list(promote),
-        )  # fmt: skip
+        summary = SessionSummary.model_validate(to_jsonable_python({
+            "decisions": [{"text": d} if isinstance(d, str) else d for d in decisions],
+            "tasks_completed": list(tasks_completed), "patterns": list(patterns),
+            "open_loops": list(open_loops), "promote": list(promote),
+        }))  # fmt: skip
         text = text or describe(summary, session=session)
         return self.publish(text, kind="summary", session=session, summary=summary, **fields)
 

@@ -9,14 +9,20 @@ from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from clients.events import NotAcknowledged, build_event, with_ids
-from clients.retry import retried
 from hub.keys import Keys
 from hub.models import EventCreate
 from hub.publishing import publish
 from hub.queue import make_queue, schedule_drain
+from memhub_client.events import NotAcknowledged, event_fields, with_ids
+from memhub_client.retry import retried
 
 DEFAULT_STATUS_TTL = 7 * 24 * 3600
+
+
+def build_event(text: str, *, agent: str, channel: str | None, **fields: Any) -> EventCreate:
+    """An event for this agent, held to every rule the hub holds events to (ValidationError naming the
+    field): nothing between here and the stream checks it."""
+    return EventCreate.model_validate(event_fields(text, agent=agent, channel=channel, **fields))
 
 
 def revalidated(events: Iterable[EventCreate], *, agent: str) -> list[EventCreate]:
