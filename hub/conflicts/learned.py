@@ -10,9 +10,11 @@ For an older statement `a` and a newer one `b`:
    model reads that it reports its change ("I quit futsal");
 3. a pair the model cannot read (too few of its words known to it: another language) is
    `unreadable`, said so, never taken for compatible;
-4. the model's P(contradiction) decides a conflict; at or above `sure` the judge is confident
-   (a conflict it may act on), below it the conflict is `inferred` and waits for the owner;
-5. the same fact needs the model's entailment and no typed value that changed (a time, a date, an
+4. the model's P(contradiction) decides a conflict, from a lower probability where a typed value of
+   one kind changed between the two (a time, a date, an amount, a name: `hub.conflicts.values`); at
+   or above `sure` the judge is confident (a conflict it may act on), below it the conflict is
+   `inferred` and waits for the owner;
+5. the same fact needs the model's entailment both ways round and no typed value that changed (a time, a date, an
    amount, a name: `hub.conflicts.values`), since a restatement is folded away.
 
 Severity is the rule grade (`hub.conflicts.severity`).
@@ -49,6 +51,7 @@ class Thresholds:
     """Where the model's probabilities turn into verdicts (chosen on tuning pairs: MODEL_CARD.md)."""
 
     conflict: float = 0.5  # P(contradiction) from which a pair conflicts
+    value_changed: float = 0.3  # ... from which it conflicts where a typed value of one kind changed
     sure: float = 0.95  # ... from which the judge is sure enough to act on it
     unsure: float = 0.2  # ... from which a non-conflict is unsure (a second judge is asked)
     same: float = 0.7  # P(entailment) from which a pair says the same thing
@@ -72,6 +75,18 @@ class LearnedJudge:
             texts = [(content(pairs[i][0].text), content(pairs[i][1].text)) for i in asked]
             for i, row in zip(asked, self.model.probabilities(texts), strict=True):
                 out[i] = self._verdict(pairs[i][0], pairs[i][1], float(row[0]), float(row[1]))
+            # The same thing said again follows either way round: one that only follows from the other
+            # ("Hire Ronit Levi" / "Send Ronit Levi the papers") is news, and folding would lose it.
+            same = [i for i in asked if (found := out[i]) is not None and found.verdict is Verdict.same]
+            if same:
+                back = self.model.probabilities(
+                    [(content(pairs[i][1].text), content(pairs[i][0].text)) for i in same]
+                )
+                for i, row in zip(same, back, strict=True):
+                    if float(row[1]) < self.thresholds.same:
+                        out[i] = Judgement(
+                            Verdict.compatible, None, "one follows from the other, not both ways"
+                        )
         return [found for found in out if found is not None]
 
     def readable(self, text: str) -> bool:
@@ -84,7 +99,10 @@ class LearnedJudge:
             return Judgement(
                 Verdict.compatible, None, "two records of what happened: nothing lasting to contradict"
             )
-        if _words(a.text) == _words(b.text):
+        # A session's summary and the decision it records say the same words, but one is a record of
+        # what happened and the other holds until it changes: restatements are of the same nature.
+        alike = (a.nature or STATE) == (b.nature or STATE)
+        if alike and _words(a.text) == _words(b.text):
             return Judgement(Verdict.same, None, "the same words")
         unread = [s.text for s in (a, b) if not self.readable(s.text)]
         if unread:
@@ -99,7 +117,8 @@ class LearnedJudge:
 
     def _verdict(self, a: Statement, b: Statement, contradiction: float, entailment: float) -> Judgement:
         t = self.thresholds
-        if contradiction >= t.conflict:
+        changed = contradiction >= t.value_changed and _values_changed(a.text, b.text)
+        if contradiction >= t.conflict or changed:
             sure = contradiction >= t.sure
             reason = _reason(a, b, contradiction)
             return Judgement(
@@ -111,7 +130,8 @@ class LearnedJudge:
                 unsure=not sure,
             )
         unsure = contradiction >= t.unsure
-        if entailment >= t.same and not _values_changed(a.text, b.text):
+        alike = (a.nature or STATE) == (b.nature or STATE)
+        if alike and entailment >= t.same and not _values_changed(a.text, b.text):
             return Judgement(Verdict.same, None, "the same thing said again", confidence=contradiction)
         return Judgement(
             Verdict.compatible,
