@@ -30,8 +30,6 @@ from rq.job import Job
 
 from benchmarks import judge_eval
 from benchmarks.common import benchmark_parser, benchmark_redis
-from clients import RedisPublisher
-from clients.events import build_event
 from hub.conflicts import ledger
 from hub.conflicts.combined import load_pair_model
 from hub.conflicts.jobs import REVIEW_JOB
@@ -40,6 +38,7 @@ from hub.embedding import Embedder
 from hub.markdown.layout import Layout
 from hub.markdown.reader import read_workspace
 from hub.models import EventCreate
+from hub.redis_publisher import RedisPublisher, build_event
 from hub.secrets import find_secrets
 from hub.services import Services, build_services
 from hub.settings import Settings
@@ -98,7 +97,7 @@ def ledger_counts(services: Services, project: str | None = None) -> tuple[int, 
         if project is None or c.project == project
     ]
     open_ = [c for c in found if c.open]
-    questions = [c for c in open_ if c.severity.value in ask and not c.inferred]
+    questions = [c for c in open_ if c.severity.value in ask]
     return len(found), len(open_), len(questions)
 
 

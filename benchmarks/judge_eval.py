@@ -67,7 +67,7 @@ def supersedes(pair: Pair, judgement: Judgement, auto_resolve: frozenset[str] = 
 
 
 def asks_owner(judgement: Judgement, ask: frozenset[str] = frozenset({"high"})) -> bool:
-    return judgement.verdict is Verdict.conflict and not judgement.inferred and judgement.severity in ask
+    return judgement.verdict is Verdict.conflict and judgement.severity in ask
 
 
 @dataclass

@@ -118,9 +118,23 @@ def make_services(
 
 
 @pytest.fixture
-def hub(make_services: Callable[..., Services]) -> Iterator[EmbeddedHub]:
-    """A running hub: real Redis, embedded store, the real model, one RQ worker thread."""
-    running = EmbeddedHub(services=make_services(), redis_server=None)
+def rule_judge(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hub the test builds judges with the rule grammar (MEMHUB_JUDGE=rules). For tests of what
+    the ledger, the policy and the pages do with verdicts the rules give on the statements they use;
+    the pair judge's verdicts are tested in tests/conflicts/test_learned.py and the benchmarks."""
+    monkeypatch.setenv("MEMHUB_JUDGE", "rules")
+
+
+@pytest.fixture
+def hub_settings() -> dict[str, object]:
+    """Settings the `hub` fixture's services take over the defaults; a module overrides it to pin one."""
+    return {}
+
+
+@pytest.fixture
+def hub(make_services: Callable[..., Services], hub_settings: dict[str, object]) -> Iterator[EmbeddedHub]:
+    """A running hub: real Redis, embedded store, the real models, one RQ worker thread."""
+    running = EmbeddedHub(services=make_services(**hub_settings), redis_server=None)
     running.start_workers(1, sweep_interval=0.5)
     yield running
     running.stop()

@@ -18,6 +18,9 @@ from hub.services import Services
 from memhub_client import Memhub
 from tests.helpers import at_once, expire
 
+# The ledger and its policy, on the verdicts the rule grammar gives these statements.
+pytestmark = pytest.mark.usefixtures("rule_judge")
+
 
 def publish_all(agent: Memhub, *texts: str, **fields: object) -> list[str]:
     """Publish one by one, each stored before the next, as chat turns arrive."""

@@ -32,6 +32,9 @@ from hub.services import Services
 from memhub_client import Memhub
 from tests.helpers import free_port
 
+# The ledger and its policy, on the verdicts the rule grammar gives these statements.
+pytestmark = pytest.mark.usefixtures("rule_judge")
+
 ADMIN = "admin-secret-for-the-console"
 FLYER = "Netanel's frequent flyer programme is TAP Miles&Go"
 

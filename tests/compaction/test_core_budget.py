@@ -17,6 +17,9 @@ from hub.embedded import EmbeddedHub
 from hub.redis_publisher import build_event
 from memhub_client import Memhub
 
+# The ledger and its policy, on the verdicts the rule grammar gives these statements.
+pytestmark = pytest.mark.usefixtures("rule_judge")
+
 AGENT = "wa-assistant"
 # Names whose first three letters differ: the judge reads names sharing a longer stem as one person.
 STARTS = ["".join(p) for p in itertools.product("bdfgklmnprstvz", "aeiou", "bdgklmnrstv")]

@@ -170,14 +170,17 @@ def test_endpoint_down_falls_back_to_the_rule_verdict(
 def test_unsure_mode_asks_only_where_the_pair_judge_is_unsure_or_cannot_read(
     endpoint: Endpoint, llm_judge: Callable[..., LLMJudge], pair_model: PairModel
 ) -> None:
-    judge = ConfirmingJudge(second=llm_judge(endpoint.url), primary=LearnedJudge(pair_model), mode="unsure")
-    # Read and sure: English, a plain change of hours; and two records of what happened.
-    sure = judge.judge(*CONFLICT)
-    assert sure.verdict is Verdict.conflict and not sure.inferred
-    events = judge.judge(
-        Statement("Ran 5 km in the park", nature="event"), Statement("Ran 8 km in the park", nature="event")
+    first = LearnedJudge(pair_model)
+    judge = ConfirmingJudge(second=llm_judge(endpoint.url), primary=first, mode="unsure")
+    # Two records of what happened, and a pair the model reads as plainly compatible: nobody is asked.
+    events = (
+        Statement("Ran 5 km in the park", nature="event"),
+        Statement("Ran 8 km in the park", nature="event"),
     )
-    assert events.verdict is Verdict.compatible
+    plain = (Statement("Noa is 7 years old."), Statement("Noa loves drawing horses."))
+    for pair in (events, plain):
+        assert not first.judge(*pair).unsure
+        assert judge.judge(*pair).verdict is Verdict.compatible
     assert endpoint.requests == []
 
     endpoint.answer("conflict", "medium", "the hours changed")

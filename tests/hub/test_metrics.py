@@ -113,6 +113,12 @@ def test_rejected_events_are_counted_by_reason_class_and_their_dead_letters(
     assert value(samples, "memhub_events_published_total") == 0
 
 
+@pytest.fixture
+def hub_settings() -> dict[str, object]:
+    """The rule judge: these tests count what the ledger holds, for statements whose verdicts they fix."""
+    return {"judge": "rules"}
+
+
 def test_open_conflicts_by_severity_and_the_questions_put_to_the_owner(
     api: TestClient, make_agent: Callable[..., Memhub]
 ) -> None:

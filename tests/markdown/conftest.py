@@ -17,8 +17,16 @@ WORKSPACE = Path(__file__).resolve().parent.parent / "data" / "workspace"
 
 
 @pytest.fixture
+def hub_settings() -> dict[str, object]:
+    """The rule judge: these tests check what import, export and the core block do with the conflicts
+    the ledger holds, and were written against its verdicts on the sample workspace. The pair judge's
+    own verdicts are measured in tests/conflicts/test_learned.py and benchmarks/conflict_quality."""
+    return {"judge": "rules"}
+
+
+@pytest.fixture
 def make_empty_hub(
-    hub: EmbeddedHub, make_services: Callable[..., Services], tmp_path: Path
+    hub: EmbeddedHub, make_services: Callable[..., Services], tmp_path: Path, hub_settings: dict[str, object]
 ) -> Iterator[Callable[[str], Memhub]]:
     """Another hub with its own store and Redis keys, for an agent's client; the first hub's workers stop.
 
@@ -30,7 +38,7 @@ def make_empty_hub(
         name = f"hub-{len(started) + 1}"
         for running in [hub, *(h for h, _ in started)]:
             running.stop_workers(timeout=5)
-        services = make_services(data_dir=tmp_path / name, redis_prefix=name, queue_name=name)
+        services = make_services(data_dir=tmp_path / name, redis_prefix=name, queue_name=name, **hub_settings)
         other = EmbeddedHub(services=services, redis_server=None)
         other.start_workers(1, sweep_interval=0.5)
         client = TestClient(create_app(services))

@@ -250,12 +250,14 @@ def test_two_agents_files_that_disagree_wait_for_the_owner_however_minor(
     [conflict] = tg.conflicts()
     assert (conflict.severity, conflict.status, conflict.resolution) == ("low", "open", None)
     assert all(m.state == State.active for m in [*wa.all_memories(), *tg.all_memories()])
-    # Said live afterwards, the same preference is newer than both: the minor conflict resolves itself.
+    # Said live afterwards, the preference is newer than both: proposed over what it contradicts, and
+    # nothing is superseded unless the judge is sure of it (P(conflict) from 0.95).
     live = tg.wait(tg.publish("Tali does not like voice notes.")).memory_id
-    decided = [c for c in tg.conflicts() if live in c.memory_ids]
-    assert [(c.status, c.memory_ids[1], c.resolution and c.resolution.keep) for c in decided] == [
-        ("auto_resolved", live, live)
-    ]
+    decided = [c for c in tg.conflicts(status=None) if live in c.memory_ids]
+    assert decided and all(c.proposal == live for c in decided)
+    for c in decided:
+        sure = not c.inferred
+        assert (c.status == "auto_resolved") == sure, c
 
 
 def test_what_one_agent_checked_off_closes_the_loop_the_other_agents_files_left_open(

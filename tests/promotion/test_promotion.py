@@ -16,6 +16,9 @@ from memhub_client import Memhub
 from tests.api.test_conflicts import allergy_question, recorded
 from tests.helpers import at_once, expire
 
+# The ledger and its policy, on the verdicts the rule grammar gives these statements.
+pytestmark = pytest.mark.usefixtures("rule_judge")
+
 PREFERENCE = "Netanel prefers aisle seats on flights"
 ONE_OFF = "Netanel likes his coffee black"
 

@@ -16,7 +16,19 @@ import numpy as np
 import pytest
 
 from hub.embedding import Embedder
-from hub.models import Change, Confidence, Kind, Memory, Scope, Sighting, State, Tier, memory_id_for
+from hub.models import (
+    Change,
+    Confidence,
+    Kind,
+    Memory,
+    Nature,
+    Origin,
+    Scope,
+    Sighting,
+    State,
+    Tier,
+    memory_id_for,
+)
 from hub.settings import Settings
 from hub.sparse import SparseEncoder
 from hub.store import EdgeStore, open_store
@@ -162,7 +174,8 @@ def test_round_trip_keeps_every_field(store: MemoryStore, make_point: MakePoint)
         state=State.stale, tier=Tier.core, created_at=at - HOUR, last_verified=at,
         superseded_by=memory_id_for("newer"), promotion_score=2.5, private=True,
         sightings=[Sighting(event_id="full", agent="tester", channel="telegram", session="s-42", at=at)],
-        history=[promoted],
+        history=[promoted], nature=Nature.event,
+        origin=Origin(path="memory/daily/2026-11-29.md", section="Notes", line=7, tags=["work"], undated=True),
     )  # fmt: skip
     # Every field differs from its default, so a field the store dropped would show.
     for name, field in Memory.model_fields.items():

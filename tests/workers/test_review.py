@@ -29,6 +29,9 @@ from workers.ingest import drain_stream
 from workers.review import review_memories
 from workers.worker import run_worker
 
+# The ledger and its policy, on the verdicts the rule grammar gives these statements.
+pytestmark = pytest.mark.usefixtures("rule_judge")
+
 
 def reviewed(services: Services, agent: str, text: str, **fields: object) -> str:
     """Publish one event as `agent`, store it and let a worker review it; its event id."""

@@ -153,16 +153,13 @@ def questions(
     agent: str, services: ServicesDep, limit: PageLimit = 500, offset: PageOffset = None
 ) -> QuestionPage:
     """What this agent should ask the owner, in its own channel: open conflicts the policy puts to the
-    owner (of a severity it asks about, and one the judge is sure of), between memories that still
-    stand. Newest first, page by page."""
+    owner, between memories that still stand. Newest first, page by page."""
     ask = set(services.settings.conflict_ask_owner)
     now = utcnow()
     stored: dict[str, Memory] = {}
 
     def asked(batch: list[Conflict]) -> list[Conflict]:
-        # The page holds the agent's open ones alone; a conflict the judge is unsure of waits with its
-        # proposal rather than interrupt the owner.
-        put = [c for c in batch if c.severity.value in ask and not c.inferred]
+        put = [c for c in batch if c.severity.value in ask]  # the page holds the agent's open ones alone
         stored.update((m.id, m) for m in services.store.get([m for c in put for m in c.memory_ids]))
         # A side gone, superseded or expired (the compaction that purges it settles the conflict) cannot
         # be kept: nobody is asked to choose it meanwhile.
