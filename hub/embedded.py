@@ -20,7 +20,6 @@ from hub.connections import EmbeddedRedis, connect
 from hub.services import Services, build_services
 from hub.settings import Settings
 from hub.store.migrations import backfill_at_start
-from workers import runtime
 from workers.ingest import release_abandoned
 from workers.worker import MemhubWorker, Sweeper, make_worker
 
@@ -36,7 +35,6 @@ class EmbeddedHub:
     sweeper: Sweeper | None = None
 
     def start_workers(self, count: int, *, sweep_interval: float = 5.0) -> None:
-        runtime.install(self.services)
         store, redis, keys = self.services.store, self.services.redis, self.services.keys
         backfill_at_start(store, redis, keys, collection=self.services.settings.collection)
         for i in range(count):
@@ -58,14 +56,12 @@ class EmbeddedHub:
         """Let each worker finish the batch it holds; unfinished events stay on the stream for next time."""
         if self.sweeper:
             self.sweeper.stop()
-        runtime.request_stop()
         for worker in self.workers:
-            worker._stop_requested = True
+            worker.stop()
         for thread in self.threads:
             thread.join(timeout)
             if thread.is_alive():
                 log.warning("%s is still in a job after %.0f s; stopping without it", thread.name, timeout)
-        runtime.install(None)
 
     def stop(self, *, timeout: float = 30.0) -> None:
         self.stop_workers(timeout=timeout)

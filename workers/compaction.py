@@ -12,7 +12,7 @@ from hub.compaction.compact import compact
 from hub.compaction.jobs import CompactionRequest, JobProgress, enqueue_compactions
 from hub.compaction.scan import known_agents
 from hub.promotion.jobs import enqueue_scoring
-from workers import runtime
+from workers.context import JobContext
 
 __all__ = ["compact_agent", "compact_every_agent", "enqueue_compactions"]
 
@@ -37,10 +37,10 @@ class MetaProgress:
         self.job.save_meta()  # type: ignore[no-untyped-call]
 
 
-def compact_agent(agent: str, dry_run: bool = False) -> dict[str, Any]:
+def compact_agent(ctx: JobContext, agent: str, dry_run: bool = False) -> dict[str, Any]:
     """RQ job: compact one agent's memories (only plan it, with `dry_run`); the report."""
     request = CompactionRequest(agent=agent, dry_run=dry_run)
-    services = runtime.current()
+    services = ctx.services
     if not request.dry_run:
         # Cleared first: a core that goes over budget while this runs triggers a new compaction. A dry
         # run leaves it: the compaction it stands for still waits, and a second would queue behind it.
@@ -57,8 +57,8 @@ def compact_agent(agent: str, dry_run: bool = False) -> dict[str, Any]:
     return report.model_dump(mode="json")
 
 
-def compact_every_agent() -> list[str]:
+def compact_every_agent(ctx: JobContext) -> list[str]:
     """RQ job (weekly): one compaction job per agent with memories; their job ids."""
-    services = runtime.current()
+    services = ctx.services
     jobs = enqueue_compactions(services.queue, known_agents(services.store), reason="weekly")
     return [job.id for job in jobs]

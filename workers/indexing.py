@@ -6,14 +6,14 @@ import logging
 import time
 from typing import Any
 
-from workers import runtime
+from workers.context import JobContext
 
 log = logging.getLogger(__name__)
 
 
-def index_store() -> dict[str, Any]:
+def index_store(ctx: JobContext) -> dict[str, Any]:
     """RQ job: index what the store searches by brute force (`hub.store.indexing`); the counts before and after."""
-    services = runtime.current()
+    services = ctx.services
     try:
         waiting = services.store.unindexed_count()
         log.info("indexing the store: %d memories searched by brute force", waiting)

@@ -39,7 +39,7 @@ from hub.services import Services
 from hub.status import EventState, dead_letter, mark_stored, refuse
 from hub.store.base import MemoryPoint
 from hub.store.indexing import request_indexing
-from workers import runtime
+from workers.context import JobContext
 
 Entry = tuple[bytes, dict[bytes, bytes] | None]
 
@@ -72,25 +72,31 @@ def consumer_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
 
 
-def drain() -> dict[str, Any]:
+def drain(ctx: JobContext) -> dict[str, Any]:
     """RQ job: drain the stream with this worker's services, then have the store indexed if enough
     new memories wait for it."""
-    services = runtime.current()
-    report = drain_stream(services, consumer=consumer_name())
+    services = ctx.services
+    report = drain_stream(services, consumer=consumer_name(), stopping=ctx.stopping)
     if report.stored:
         request_indexing(services.redis, services.background_queue, services.keys, services.store,
                          threshold=services.settings.store_index_threshold)  # fmt: skip
     return report.as_dict()
 
 
-def drain_stream(services: Services, *, consumer: str, max_batches: int | None = None) -> DrainReport:
+def drain_stream(
+    services: Services,
+    *,
+    consumer: str,
+    max_batches: int | None = None,
+    stopping: threading.Event | None = None,
+) -> DrainReport:
     settings, keys, redis = services.settings, services.keys, services.redis
     # Cleared before reading: an event appended after this point schedules a new drain.
     redis.delete(keys.drain_scheduled)
     report = DrainReport()
     size = settings.ingest_batch_size
     for _ in range(max_batches or settings.ingest_batches_per_job):
-        if runtime.stop_requested():  # what is left waits on the stream for the next start
+        if stopping is not None and stopping.is_set():  # what is left waits on the stream for the next start
             break
         entries, deliveries = take_batch(
             redis, keys, consumer, size=size, claim_idle_ms=settings.claim_idle_ms

@@ -15,19 +15,19 @@ from hub.models import utcnow
 from hub.promotion.jobs import enqueue_scoring
 from hub.promotion.promoter import Promoter
 from hub.status import mark_reviewed
-from workers import runtime
+from workers.context import JobContext
 
 EventsByMemory = TypeAdapter(dict[str, list[str]])
 
 
-def review_memories(events_by_memory: dict[str, list[str]]) -> dict[str, Any]:
+def review_memories(ctx: JobContext, events_by_memory: dict[str, list[str]]) -> dict[str, Any]:
     """RQ job: the write-time review of a stored batch (memory id -> the events that wrote it).
 
     Reinforcement folds a restatement into the memory it restates, contradictions are recorded in
     the ledger and the policy applies; then every event's status names its final memory and the
     memories kept are scored for promotion. Idempotent: a retried job changes nothing more.
     """
-    services = runtime.current()
+    services = ctx.services
     wanted = EventsByMemory.validate_python(events_by_memory)
     memories = services.store.get(list(wanted))
     outcome = services.reviewer.review(memories, services.store.vectors([m.id for m in memories]))
@@ -44,10 +44,10 @@ def review_memories(events_by_memory: dict[str, list[str]]) -> dict[str, Any]:
     }
 
 
-def review_day(window_hours: float = 24.0) -> dict[str, Any]:
+def review_day(ctx: JobContext, window_hours: float = 24.0) -> dict[str, Any]:
     """RQ job: purge what expired, conflict and promotion sweeps over the last `window_hours`, then
     over-budget compactions."""
-    services = runtime.current()
+    services = ctx.services
     now = utcnow()
     # An agent's compaction purges its expired memories, but it runs weekly: meanwhile a conflict about
     # one stayed open, and a memory it had superseded stayed hidden behind one nobody finds.

@@ -1,4 +1,4 @@
-"""The memhub worker: an RQ SimpleWorker whose process has loaded the model and opened the store.
+"""The memhub worker: an RQ SimpleWorker that hands its jobs the services its process built.
 
 SimpleWorker runs jobs in its own process instead of forking one per job: a fork per job would
 throw away the loaded model and cannot share the embedded store, which has a single owning process.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from typing import Any
 from wsgiref.simple_server import WSGIServer
 
 from prometheus_client import start_http_server
@@ -22,25 +23,38 @@ from hub.logs import serving
 from hub.queue import schedule_drain
 from hub.services import Services
 from hub.store.migrations import backfill_at_start
-from workers import runtime
+from workers.context import ContextJob, JobContext
 
 log = logging.getLogger(__name__)
 
 
 class MemhubWorker(SimpleWorker):
-    """A SimpleWorker that can also run in a thread of the embedded hub."""
+    """A SimpleWorker that passes `context` to every job it runs; it can also run in a thread of the embedded hub."""
+
+    job_class = ContextJob
+
+    def __init__(self, queues: list[Queue], *, context: JobContext, **kwargs: Any) -> None:
+        super().__init__(queues, **kwargs)
+        self.context = context
 
     def request_stop(self, signum: int, frame: object) -> None:
         # RQ's warm shutdown waits for the job; a drain job then ends after the batch it holds
         # instead of going on through the backlog until the process is killed under it.
-        runtime.request_stop()
+        self.context.stopping.set()
         super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
 
     def perform_job(self, job: Job, queue: Queue, execution: Execution) -> bool:
+        if isinstance(job, ContextJob):  # always, as this worker fetches jobs as its job_class
+            job.context = self.context
         # Every line a job logs carries the job's id, as a request's lines carry the request's.
         with serving(job.id):
             performed: bool = super().perform_job(job, queue, execution)
         return performed
+
+    def stop(self) -> None:
+        """Let the job in hand finish what it holds, and take no other."""
+        self.context.stopping.set()
+        self._stop_requested = True
 
     def _install_signal_handlers(self) -> None:
         # Signal handlers can only be installed from the main thread; in the embedded hub the
@@ -68,7 +82,13 @@ class ThreadedWorker(MemhubWorker):
 
 def make_worker(services: Services, *, threaded: bool = False, name: str | None = None) -> MemhubWorker:
     cls = ThreadedWorker if threaded else MemhubWorker
-    return cls(services.queues, connection=services.redis, serializer=JSONSerializer, name=name)
+    return cls(
+        services.queues,
+        context=JobContext(services),
+        connection=services.redis,
+        serializer=JSONSerializer,
+        name=name,
+    )
 
 
 class Sweeper(threading.Thread):
@@ -126,7 +146,6 @@ def run_worker(
     metrics_host: str | None = None,
 ) -> None:
     """Run one worker in this process until stopped (or until the queue is empty, with `burst`)."""
-    runtime.install(services)
     backfill_at_start(services.store, services.redis, services.keys, collection=services.settings.collection)
     settings = services.settings
     port = settings.worker_metrics_port

@@ -21,7 +21,6 @@ from hub.services import Services
 from hub.settings import Settings
 from memhub_client import Memhub
 from tests.compaction.helpers import days_ago, stored
-from workers import runtime
 from workers.worker import make_worker
 
 SettingsFactory = Callable[..., Settings]
@@ -139,18 +138,14 @@ def test_a_dry_run_leaves_a_waiting_triggered_compaction_the_only_one(
     triggered = request_compaction(redis, queue, keys, "wa-assistant", reason="core over budget")
     assert triggered is not None
 
-    runtime.install(services)
-    try:
-        make_worker(services).work(burst=True, max_jobs=1, logging_level="WARNING")  # the dry run only
-        assert dry.get_status(refresh=True) == "finished"
-        assert triggered.get_status(refresh=True) == "queued"
-        # The flag stands: a dry run that cleared it let the next over-budget check queue a second one.
-        assert request_compaction(redis, queue, keys, "wa-assistant", reason="core over budget") is None
-        assert queue.job_ids == [triggered.id]
+    make_worker(services).work(burst=True, max_jobs=1, logging_level="WARNING")  # the dry run only
+    assert dry.get_status(refresh=True) == "finished"
+    assert triggered.get_status(refresh=True) == "queued"
+    # The flag stands: a dry run that cleared it let the next over-budget check queue a second one.
+    assert request_compaction(redis, queue, keys, "wa-assistant", reason="core over budget") is None
+    assert queue.job_ids == [triggered.id]
 
-        make_worker(services).work(burst=True, logging_level="WARNING")  # the triggered compaction
-        assert triggered.get_status(refresh=True) == "finished"
-        # Once it has started, a core that goes over budget again triggers a new one.
-        assert not redis.exists(keys.compaction_scheduled("wa-assistant"))
-    finally:
-        runtime.install(None)
+    make_worker(services).work(burst=True, logging_level="WARNING")  # the triggered compaction
+    assert triggered.get_status(refresh=True) == "finished"
+    # Once it has started, a core that goes over budget again triggers a new one.
+    assert not redis.exists(keys.compaction_scheduled("wa-assistant"))

@@ -24,7 +24,7 @@ from hub.services import Services
 from hub.status import EventState, read_status
 from tests.helpers import at_once
 from tests.workers.test_ingest import publisher
-from workers import runtime
+from workers.context import JobContext
 from workers.ingest import drain_stream
 from workers.review import review_memories
 from workers.worker import run_worker
@@ -68,11 +68,7 @@ def test_a_restatement_is_stored_then_folded_into_the_memory_it_restates(
     assert {s.agent for s in kept.sightings} == {"whatsapp-bot", "telegram-bot"}
 
     # A retried review changes nothing more, and leaves the status pointing where the event went.
-    runtime.install(services)
-    try:
-        again = review_memories({memory_id_for(second): [second]})
-    finally:
-        runtime.install(None)
+    again = review_memories(JobContext(services), {memory_id_for(second): [second]})
     assert again["reviewed"] == 0
     status = read_status(redis, keys, second)
     assert status is not None and status.memory_id == memory_id_for(first) and status.reviewed
