@@ -44,11 +44,8 @@ def _unit_vectors(hits: Sequence[Hit]) -> np.ndarray:
 
 
 # What reports a change is read with the write-time review's cues (`hub.conflicts.change`, which read
-# "After refinancing, ..." too), plus the patterns below for what they do not read. Until 2026-11-30
-# search had a word list of its own, broader ("new", "was", "back", "again", ...): it put unrelated
-# newer hits above answers. On benchmarks/data/retrieval, with the same code otherwise, one shared
-# reading took hybrid MRR from 0.680 to 0.702 at the same recall@10 (0.942) and newest-first count
-# (31 of 32).
+# "After refinancing, ..." too), plus the patterns below for what they do not read: a broader word
+# list of search's own put unrelated newer hits above answers (numbers in benchmarks/retrieval.py).
 # "From May the rides start at 5:45", "as of next week", "starting Monday": a value with a start date.
 _FROM_WHEN = re.compile(
     r"\b(?:from|starting|as of|effective)\s+(?:next\b|now\b|today\b|tomorrow\b|\d|"

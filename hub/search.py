@@ -14,9 +14,8 @@ from hub.sparse import SparseEncoder
 from hub.store.base import NO_TERMS, Hit, MemoryFilter, MemoryStore, SearchMode, SearchQuery
 
 # Candidates fetched, as multiples of `limit`: the newest-version lookup searches among them, and MMR
-# chooses among them when diversity is on.
-# (Looking for newer versions near the first hit too, with a store query of its own, caught one more
-# updated fact of 32 in benchmarks/retrieval but cost 1.2 points of MRR and ~4 ms a search.)
+# chooses among them when diversity is on. The lookup stays within them: a store query of its own
+# around the first hit cost more than it caught (benchmarks/retrieval.py).
 VERSION_POOL = 2
 DIVERSITY_POOL = 3
 MIN_POOL = 20

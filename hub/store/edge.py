@@ -39,13 +39,10 @@ from hub.store.base import (
     to_payload,
 )
 
-# ACORN keeps filtered HNSW search accurate when a filter passes only a few percent of the points
-# (measured at 100k: recall@10 0.24 without it, 0.99 with it, for a filter passing 8%). The engine uses
-# it below a selectivity (0.4 by default), and the visibility filter of an ordinary search passes about
-# a third of the memories: there it costs time, and is worth it. At 100k with 9,999 unindexed, dense,
-# limit 40, against exact search, 2026-12-01: the scope filter of benchmarks.ingest_search (34% pass)
-# 5.65 ms p50, recall@10 0.955 with it; 2.88-3.63 ms, 0.807 without (max_selectivity 0.1, or off); the
-# narrowed one (17%) 8.06 ms, 0.938 against 3.31 ms, 0.465. Indexed, the same: 0.955 against 0.770.
+# ACORN keeps filtered HNSW search accurate when a filter passes only a few percent of the points.
+# The engine uses it below a selectivity (0.4 by default), and the visibility filter of an ordinary
+# search passes about a third of the memories: there it costs time, and is worth it in recall (the
+# numbers are in benchmarks/ingest_search.py).
 SEARCH_PARAMS = qe.SearchParams(acorn=qe.AcornSearchParams(enable=True))
 
 

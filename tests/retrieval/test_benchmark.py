@@ -86,6 +86,6 @@ def test_hybrid_is_ten_points_above_dense(report: Report) -> None:
 def test_the_newest_version_ranks_first(report: Report) -> None:
     newest, total = report.newest_first()
     assert total >= 30
-    # All of them, as the issue asks: 32 of 32 in each of ten runs on 2026-11-30 (see benchmarks/retrieval.py).
+    # All of them, as the issue asks (benchmarks/retrieval.py has the runs).
     missed = sorted(q for q, ok in report.outcomes["hybrid"].newest_first.items() if not ok)
     assert newest == total, f"older version ranked above the newest for {missed}"
