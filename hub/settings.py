@@ -79,7 +79,9 @@ class Settings(BaseSettings):
         description="An event left unacknowledged this long by a worker is taken over by another.",
     )
     store_retries: int = Field(
-        6, ge=0, description="Retries, with backoff from 0.5 s, of a batch whose write to the store failed."
+        6,
+        ge=0,
+        description="Retries, with jittered backoff up to 0.5 s, 1 s, 2 s ... 30 s, of a batch the store refused.",
     )
     store_index_threshold: int = Field(
         10_000,

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import ValidationError
 from redis import Redis
 from redis.exceptions import RedisError
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_random_exponential
 
 from hub.conflicts.jobs import enqueue_review
 from hub.connections import as_text
@@ -114,30 +115,36 @@ def drain_stream(
 def ingest_with_backoff(
     services: Services, entries: Sequence[Entry], *, deliveries: dict[bytes, int], report: DrainReport
 ) -> None:
-    """`ingest_batch`, retried with exponential backoff while the store (or model) fails.
+    """`ingest_batch`, retried with jittered exponential backoff while the store (or model) fails.
 
     A store that is down for a while costs time, not events: nothing is acknowledged until the
     batch is written, and when the retries run out the job fails with the entries still pending,
     for the next drain to claim. Redis errors are not retried here: without Redis there is no batch.
     """
-    delay = 0.5
-    for _ in range(services.settings.store_retries):
-        try:
-            ingest_batch(services, entries, deliveries=deliveries, report=report)
-            return
-        except RedisError:
-            raise
-        except Exception as exc:  # the store's and the model's errors are many kinds; all are retried
-            log.warning(
-                "batch of %d failed (%s: %s); retrying in %.1f s",
-                len(entries),
-                type(exc).__name__,
-                exc,
-                delay,
-            )
-            time.sleep(delay)
-            delay = min(delay * 2, 30.0)
-    ingest_batch(services, entries, deliveries=deliveries, report=report)
+
+    def log_retry(state: RetryCallState) -> None:
+        failure = state.outcome.exception() if state.outcome else None
+        wait = state.next_action.sleep if state.next_action else 0.0
+        log.warning(
+            "batch of %d failed (%s: %s); retrying in %.1f s",
+            len(entries),
+            type(failure).__name__,
+            failure,
+            wait,
+        )
+
+    retrying = Retrying(
+        stop=stop_after_attempt(services.settings.store_retries + 1),
+        # Full jitter, a random wait up to 0.5 s, 1 s, 2 s ... 30 s: workers whose batches failed
+        # on one outage of the store do not all come back to it at the same instant.
+        wait=wait_random_exponential(multiplier=0.5, max=30),
+        # The store's and the model's errors are many kinds; all are retried, but not Redis's, nor a
+        # BaseException such as a stop request.
+        retry=retry_if_exception(lambda e: isinstance(e, Exception) and not isinstance(e, RedisError)),
+        before_sleep=log_retry,
+        reraise=True,  # the last try's own error ends the job, not tenacity's RetryError
+    )
+    retrying(ingest_batch, services, entries, deliveries=deliveries, report=report)
 
 
 def take_batch(

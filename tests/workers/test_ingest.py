@@ -1,9 +1,11 @@
 import json
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from redis import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from hub.embedded import EmbeddedHub
 from hub.models import memory_id_for
@@ -369,3 +371,42 @@ def test_a_stream_entry_whose_id_is_a_secret_is_refused_under_its_redacted_id(
     assert letter.error.startswith("id: text contains") and TOKEN not in letter.error
     assert not any(TOKEN in key.decode() for key in redis.scan_iter(f"{keys.prefix}:*"))
     assert [m.event_id for m in services.store.get([memory_id_for("fine-1")])] == ["fine-1"]
+
+
+class RefusesWrites:
+    """A store whose first `failures` upserts raise `error`; everything else goes to the real one."""
+
+    def __init__(self, store: object, error: Exception, failures: int) -> None:
+        self.store, self.error, self.failures, self.calls = store, error, failures, 0
+
+    def upsert(self, *args: object, **kwargs: object) -> object:
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise self.error
+        return self.store.upsert(*args, **kwargs)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.store, name)
+
+
+def test_a_batch_the_store_refuses_is_retried_until_it_is_written(
+    make_services: Callable[..., Services],
+) -> None:
+    services = make_services(store_retries=3)
+    store = RefusesWrites(services.store, OSError("store unavailable"), failures=2)
+    event_id = publisher(services).publish("The boiler is serviced every October")
+
+    report = drain_stream(replace(services, store=store), consumer="test")  # type: ignore[arg-type]
+
+    assert (report.stored, report.failed, store.calls) == (1, 0, 3)
+    assert statuses(services, [event_id]) == [EventState.stored]
+
+
+def test_a_redis_error_is_not_retried(make_services: Callable[..., Services]) -> None:
+    services = make_services(store_retries=3)
+    store = RefusesWrites(services.store, RedisConnectionError("gone"), failures=5)
+    publisher(services).publish("The boiler is serviced every October")
+
+    with pytest.raises(RedisConnectionError):
+        drain_stream(replace(services, store=store), consumer="test")  # type: ignore[arg-type]
+    assert store.calls == 1
