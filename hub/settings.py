@@ -116,11 +116,12 @@ class Settings(BaseSettings):
     conflict_ask_owner: list[SeverityName] = Field(
         ["high"], description="Severities put to the owner as questions; the rest get a proposal."
     )
-    judge: Literal["learned", "rules", "llm", "nli"] = Field(
-        "learned",
-        description="The conflict judge: `learned`, the pair model shipped with memhub (with the rules for "
-        "structured claims); `rules`, the English rule grammar alone; `llm` or `nli`, the pair model with an "
-        "LLM (MEMHUB_LLM_JUDGE_URL) or a local NLI model as a second judge, asked as `judge_mode` says.",
+    judge: Literal["rules", "learned", "llm", "nli"] = Field(
+        "rules",
+        description="The conflict judge: `rules`, the English rule grammar; `learned`, the pair model shipped "
+        "with memhub (docs/judge.md says why it is not the default yet); `llm` or `nli`, the pair model with "
+        "an LLM (MEMHUB_LLM_JUDGE_URL) or a local NLI model as a second judge, asked as `judge_mode` says. "
+        "Every judge leaves two records of what happened uncompared and says when it cannot read a pair.",
     )
     judge_mode: Literal["unsure", "confirm", "replace"] = Field(
         "unsure",

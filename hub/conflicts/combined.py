@@ -106,9 +106,12 @@ def learned_judge(settings: Settings, pair_model: PairModel | None = None) -> Le
 
 
 def rule_judge(settings: Settings) -> RuleJudge:
+    from hub.conflicts.pairmodel import vocabulary
+
     return RuleJudge(
         change_similarity=settings.conflict_change_similarity,
         owner_names=frozenset(name.casefold() for name in settings.owner_names),
+        vocabulary=vocabulary(),
     )
 
 

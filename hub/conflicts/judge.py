@@ -37,6 +37,7 @@ from hub.conflicts.subject import OWNER, SOMEONE
 from hub.conflicts.text import Parsed, parse
 from hub.conflicts.tokens import tokenize, words_match
 from hub.conflicts.values import Value, extract
+from hub.nature import content
 from hub.settings import Settings
 
 
@@ -96,6 +97,41 @@ def rule_severity(a: Statement, b: Statement) -> Severity:
     """The documented rule's severity for a conflict between two free-text statements: what a judge
     that finds conflicts but does not grade them (the NLI model, an LLM answering null) reports."""
     return Severity(grade(parse(a.text), parse(b.text), kinds=(a.kind, b.kind)))
+
+
+STATE = "state"
+RECORDS = "two records of what happened: nothing lasting to contradict"
+# The share of a text's words a judge must know to read it at all.
+READABLE = 0.6
+_LETTER_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def can_conflict(a: Statement, b: Statement) -> bool:
+    """Whether two statements can contradict each other: not two records of what happened (two events,
+    two chat messages, or one of each: hub.nature), whatever values differ."""
+    return STATE in (a.nature or STATE, b.nature or STATE)
+
+
+def known_share(text: str, vocabulary: frozenset[str]) -> float:
+    """The share of a text's words found whole in `vocabulary` (1.0 with no words, or no vocabulary)."""
+    words = [w.casefold() for w in _LETTER_WORDS.findall(text)]
+    if not words or not vocabulary:
+        return 1.0
+    return sum(1 for w in words if w in vocabulary) / len(words)
+
+
+def readable(text: str, vocabulary: frozenset[str]) -> bool:
+    return known_share(text, vocabulary) >= READABLE
+
+
+def unreadable(text: str) -> Judgement:
+    return Judgement(
+        Verdict.unreadable,
+        None,
+        f"the judge reads English only and cannot read {text[:60]!r}; "
+        "set MEMHUB_JUDGE=llm and MEMHUB_LLM_JUDGE_URL to have a language model judge such pairs",
+        unsure=True,
+    )
 
 
 # Share of the smaller frame's words found in the larger one, from which two frames speak of one attribute:
@@ -345,18 +381,26 @@ CHANGE_SIMILARITY: float = Settings.model_fields["conflict_change_similarity"].d
 
 @dataclass(frozen=True)
 class RuleJudge:
-    """The default judge: rules over structured claims and over free text, no model.
+    """The default judge: rules over structured claims and over free text, no model; two records of
+    what happened never conflict, and a text in a language the rules cannot read is said so.
 
     `owner_names` are the names the owner goes by: "Yael's dentist" is the owner's, as "my dentist" is.
     """
 
     change_similarity: float = CHANGE_SIMILARITY
     owner_names: frozenset[str] = frozenset()
+    # The words the rules can read (the embedding model's vocabulary); empty: read every text.
+    vocabulary: frozenset[str] = frozenset()
 
     def judge(self, a: Statement, b: Statement, similarity: float | None = None) -> Judgement:
         if a.subject and a.attribute and b.subject and b.attribute:
             return self._structured(a, b)
-        older, newer = align(a.text, b.text)
+        if not can_conflict(a, b):
+            return Judgement(Verdict.compatible, None, RECORDS)
+        unread = next((s.text for s in (a, b) if not readable(s.text, self.vocabulary)), None)
+        if unread is not None:
+            return unreadable(unread)
+        older, newer = align(content(a.text), content(b.text))
         found = self._free_text(older, newer, (a.kind, b.kind))
         if found.verdict is Verdict.conflict or similarity is None:
             return found

@@ -27,20 +27,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hub.conflicts.judge import (
+    RECORDS,
+    STATE,
     Judgement,
     RuleJudge,
     Severity,
     Statement,
     Verdict,
     _compare_values,
+    can_conflict,
+    known_share,
     rule_severity,
+    unreadable,
 )
 from hub.conflicts.pairmodel import PairModel
 from hub.conflicts.tokens import tokenize
 from hub.conflicts.values import extract
 from hub.nature import content
 
-STATE = "state"
 WORDS = re.compile(r"\w+")
 
 Pair = tuple[Statement, Statement, float | None]
@@ -90,30 +94,20 @@ class LearnedJudge:
         return [found for found in out if found is not None]
 
     def readable(self, text: str) -> bool:
-        return self.model.known_words(content(text)) >= self.thresholds.readable
+        return known_share(content(text), self.model.vocabulary) >= self.thresholds.readable
 
     def _without_model(self, a: Statement, b: Statement, similarity: float | None) -> Judgement | None:
         if a.subject and a.attribute and b.subject and b.attribute:
             return self.rules.judge(a, b, similarity)
-        if (a.nature or STATE) != STATE and (b.nature or STATE) != STATE:
-            return Judgement(
-                Verdict.compatible, None, "two records of what happened: nothing lasting to contradict"
-            )
+        if not can_conflict(a, b):
+            return Judgement(Verdict.compatible, None, RECORDS)
         # A session's summary and the decision it records say the same words, but one is a record of
         # what happened and the other holds until it changes: restatements are of the same nature.
         alike = (a.nature or STATE) == (b.nature or STATE)
         if alike and _words(a.text) == _words(b.text):
             return Judgement(Verdict.same, None, "the same words")
-        unread = [s.text for s in (a, b) if not self.readable(s.text)]
-        if unread:
-            return Judgement(
-                Verdict.unreadable,
-                None,
-                f"the pair judge reads English only and cannot read {unread[0][:60]!r}; "
-                "set MEMHUB_LLM_JUDGE_URL to have a language model judge such pairs",
-                unsure=True,
-            )
-        return None
+        unread = next((s.text for s in (a, b) if not self.readable(s.text)), None)
+        return unreadable(unread) if unread is not None else None
 
     def _verdict(self, a: Statement, b: Statement, contradiction: float, entailment: float) -> Judgement:
         t = self.thresholds

@@ -8,6 +8,7 @@ import hub.conflicts
 from benchmarks.conflict_quality import evaluate, load_pairs, split
 from hub.conflicts import Judgement, RuleJudge, Severity, Statement, Verdict
 from hub.conflicts.chat import speaker, speech
+from hub.conflicts.pairmodel import vocabulary
 
 
 def judge(a: str, b: str) -> Judgement:
@@ -357,3 +358,33 @@ def test_the_owner_by_name_is_the_owner_in_their_own_words() -> None:
         Statement("My dentist is Dr. Levi", subject="me", attribute="dentist", value="Dr. Levi"),
     )
     assert claims.verdict is Verdict.conflict
+
+
+def test_two_records_of_what_happened_are_never_compared() -> None:
+    for older in ("event", "message"):
+        found = RuleJudge().judge(
+            Statement("Paid the water bill: 180 shekels", nature=older),
+            Statement("Paid the water bill: 210 shekels", nature="event"),
+        )
+        assert found.verdict is Verdict.compatible and "what happened" in found.reason
+    # A state against an event that reports its change is judged.
+    changed = RuleJudge().judge(
+        Statement("Netanel works until 20:00 on Tuesdays."),
+        Statement("- 08:30 Netanel said he now finishes work at 18:00 on Tuesdays", nature="event"),
+    )
+    assert changed.verdict is Verdict.conflict and "08:30" not in changed.reason
+
+
+def test_a_pair_in_a_language_the_rules_cannot_read_says_so() -> None:
+    judge = RuleJudge(vocabulary=vocabulary())
+    found = judge.judge(Statement("נתנאל עובד עד 20:00"), Statement("נתנאל מסיים לעבוד ב-18:00"))
+    assert found.verdict is Verdict.unreadable and "MEMHUB_LLM_JUDGE_URL" in found.reason
+    spanish = judge.judge(
+        Statement("Lucía trabaja en el hospital de Valencia"),
+        Statement("Lucía ya no trabaja allí, ahora está en una clínica de Madrid"),
+    )
+    assert spanish.verdict is Verdict.unreadable
+    assert (
+        judge.judge(Statement("Netanel works until 20:00."), Statement("Netanel finishes at 18:00.")).verdict
+        is Verdict.conflict
+    )

@@ -8,8 +8,8 @@ from it here). MODEL_CARD.md says what it was trained on and how well it does.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,6 @@ LABELS = ("contradiction", "entailment", "neutral")
 WORD_EMBEDDINGS = "bert.embeddings.word_embeddings.weight"
 MAX_TOKENS = 80
 BATCH = 32
-_WORDS = re.compile(r"[^\W\d_]+")
 
 
 class PairModel:
@@ -58,7 +57,7 @@ class PairModel:
         base = embedding_model or default_model_path()
         self._torch = torch
         self.tokenizer: Any = AutoTokenizer.from_pretrained(str(base), local_files_only=True)
-        self.vocabulary = frozenset(self.tokenizer.get_vocab())
+        self.vocabulary = vocabulary(base)
         config = BertConfig.from_json_file(str(weights.parent / "config.json"))
         torch.manual_seed(0)  # the model is built before its weights are loaded: nothing random stays
         self.model: Any = BertForSequenceClassification(config)
@@ -91,13 +90,13 @@ class PairModel:
                 out[chunk] = torch.softmax(logits, dim=-1).numpy()
         return out
 
-    def known_words(self, text: str) -> float:
-        """The share of a text's words the model knows whole: how well it can read the text at all.
-        A language it was not trained on splits into word pieces, or unknown tokens."""
-        words = [w.casefold() for w in _WORDS.findall(text)]
-        if not words:
-            return 1.0
-        return sum(1 for w in words if w in self.vocabulary) / len(words)
+
+@lru_cache(maxsize=4)
+def vocabulary(base: Path | None = None) -> frozenset[str]:
+    """The words the embedding model knows whole (a language it was not trained on splits into word
+    pieces): what a judge can read at all."""
+    path = (base or default_model_path()) / "vocab.txt"
+    return frozenset(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
 def _dequantised(tensors: dict[str, Any]) -> dict[str, Any]:
