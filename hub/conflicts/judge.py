@@ -113,8 +113,11 @@ def can_conflict(a: Statement, b: Statement) -> bool:
 
 
 def known_share(text: str, vocabulary: frozenset[str]) -> float:
-    """The share of a text's words found whole in `vocabulary` (1.0 with no words, or no vocabulary)."""
-    words = [w.casefold() for w in _LETTER_WORDS.findall(text)]
+    """The share of a text's words found whole in `vocabulary` (1.0 with no words, or no vocabulary).
+    Capitalised words are left out where others remain: names ("Krümel", "Sparkasse") are in no
+    vocabulary, in any language."""
+    words = _LETTER_WORDS.findall(text)
+    words = [w.casefold() for w in ([w for w in words if not w[0].isupper()] or words)]
     if not words or not vocabulary:
         return 1.0
     return sum(1 for w in words if w in vocabulary) / len(words)
