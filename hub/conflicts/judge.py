@@ -1,7 +1,9 @@
 """The conflict judge: do two close statements about the owner's life contradict each other?
 
-`RuleJudge` is the default: pure Python, deterministic, no model. Structured claims (subject and
-attribute on both sides) are compared exactly; free text goes through `hub.conflicts.text`, which
+`RuleJudge` is the default: pure Python, deterministic, no model. Two records of what happened (events,
+chat messages: `hub.nature`) are never compared, and a pair in a language it cannot read is
+`unreadable`. Structured claims (subject and attribute on both sides) are compared exactly; free
+text goes through `hub.conflicts.text`, which
 reads a subject, a frame (what is said of it), typed values, polarity and update cues, once each
 side spells the names the other gives as it does (`hub.conflicts.names`: "zo's bedtime" / "Zoe's
 bedtime"). Then:

@@ -1,5 +1,5 @@
-"""The default conflict judge: a pair model trained on labelled pairs, with the rules kept for what a
-model should not decide.
+"""The pair judge (`MEMHUB_JUDGE=learned`): a pair model trained on labelled pairs, with the rules kept
+for what a model should not decide. Not the default yet: docs/judge.md says why.
 
 For an older statement `a` and a newer one `b`:
 1. structured claims on both sides are compared exactly (`RuleJudge`), and the same words in the same
@@ -14,8 +14,9 @@ For an older statement `a` and a newer one `b`:
    one kind changed between the two (a time, a date, an amount, a name: `hub.conflicts.values`); at
    or above `sure` the judge is confident (a conflict it may act on), below it the conflict is
    `inferred` and waits for the owner;
-5. the same fact needs the model's entailment both ways round and no typed value that changed (a time, a date, an
-   amount, a name: `hub.conflicts.values`), since a restatement is folded away.
+5. the same fact needs the model's entailment both ways round and no typed value that changed,
+   since a restatement is folded away; and two memories of one nature (a session's summary does not
+   restate the decision it records).
 
 Severity is the rule grade (`hub.conflicts.severity`).
 """
