@@ -237,8 +237,7 @@ export interface paths {
         /**
          * Questions an agent should ask the owner
          * @description What this agent should ask the owner, in its own channel: open conflicts the policy puts to the
-         *     owner (of a severity it asks about, and one the judge is sure of), between memories that still
-         *     stand. Newest first, page by page.
+         *     owner, between memories that still stand. Newest first, page by page.
          */
         get: operations["questions_v1_questions_get"];
         put?: never;
