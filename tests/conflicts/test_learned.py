@@ -106,6 +106,6 @@ def test_frozen_test_halves(judge: LearnedJudge) -> None:
     assert result.superseded_right == result.superseded
 
 
-# What the shipped judge measured there (MODEL_CARD.md: 0.731, 0.840, 10 of 30), short of issue 27's
+# What the shipped judge measured there (MODEL_CARD.md: 0.722, 0.830, 11 of 30), short of issue 27's
 # bounds (0.95, 0.85, none): a retrained judge must do at least as well.
-PRECISION, RECALL, PARAPHRASES = 0.72, 0.83, 10
+PRECISION, RECALL, PARAPHRASES = 0.72, 0.82, 11
