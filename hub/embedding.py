@@ -31,6 +31,18 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def check_weights(weights: Path, expected_sha256: str, *, setting: str, missing: str) -> None:
+    """Refuse weights that are missing or not the ones expected, naming what to fix."""
+    if not weights.is_file():
+        raise ModelIntegrityError(f"{weights} is missing; {missing}")
+    actual = file_sha256(weights)
+    if actual != expected_sha256:
+        raise ModelIntegrityError(
+            f"{weights} has sha256 {actual}, expected {expected_sha256}; "
+            f"set {setting} to the hash of the model you mean to use"
+        )
+
+
 class Embedder:
     """Turns texts into normalised 384-dim vectors. Build one per process and pass it around."""
 
@@ -44,14 +56,12 @@ class Embedder:
         path = model_path or default_model_path()
         weights = path / "model.safetensors"
         if expected_sha256 is not None:
-            if not weights.is_file():
-                raise ModelIntegrityError(f"{weights} is missing; set MEMHUB_MODEL_PATH to a model folder")
-            actual = file_sha256(weights)
-            if actual != expected_sha256:
-                raise ModelIntegrityError(
-                    f"{weights} has sha256 {actual}, expected {expected_sha256}; "
-                    "set MEMHUB_MODEL_SHA256 to the hash of the model you mean to use"
-                )
+            check_weights(
+                weights,
+                expected_sha256,
+                setting="MEMHUB_MODEL_SHA256",
+                missing="set MEMHUB_MODEL_PATH to a model folder",
+            )
         # Nothing may be fetched from a model hub at run time: the weights come from disk only.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

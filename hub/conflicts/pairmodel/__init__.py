@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from hub.embedding import ModelIntegrityError, default_model_path, file_sha256
+from hub.embedding import ModelIntegrityError, check_weights, default_model_path
 
 FOLDER = Path(__file__).parent
 WEIGHTS = FOLDER / "weights.safetensors"
@@ -36,15 +36,15 @@ class PairModel:
         expected_sha256: str | None = None,
         threads: int | None = None,
     ) -> None:
-        if not weights.is_file():
-            raise ModelIntegrityError(f"{weights} is missing; train it with python -m training.pair_judge")
         recorded = weights.with_suffix(".sha256")
         if expected_sha256 is None and recorded.is_file():
             expected_sha256 = recorded.read_text().split()[0]
-        if expected_sha256 is not None and (actual := file_sha256(weights)) != expected_sha256:
-            raise ModelIntegrityError(
-                f"{weights} has sha256 {actual}, expected {expected_sha256}; "
-                "set MEMHUB_JUDGE_MODEL_SHA256 to the hash of the judge you mean to use"
+        if expected_sha256 is not None or not weights.is_file():
+            check_weights(
+                weights,
+                expected_sha256 or "",
+                setting="MEMHUB_JUDGE_MODEL_SHA256",
+                missing="train it with python -m training.pair_judge",
             )
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
