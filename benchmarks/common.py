@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
+import socket
+import subprocess
+import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 from redis import Redis
 
 from hub.connections import EmbeddedRedis
+
+ROOT = Path(__file__).resolve().parent.parent
 
 PEOPLE = ["Netanel", "Dana", "Yossi", "Maya", "Avi", "Noa", "Eli", "Tamar", "Omer", "Shira", "Itai", "Lior"]
 ADJECTIVES = [
@@ -119,3 +127,27 @@ def benchmark_redis(url: str | None) -> Iterator[tuple[Redis, str]]:
         redis.flushdb()
         if server:
             server.shutdown()
+
+
+def start_hub(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """`memhub up` on a free port in its own process, with its log beside `data_dir`; returns once healthy."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    # The single-user embedded mode: no API keys on a hub only this benchmark talks to.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHUB_")} | {"MEMHUB_AUTH": "false"}
+    log = (data_dir.parent / "up.log").open("wb")
+    process = subprocess.Popen([sys.executable, "-m", "hub.cli", "up", "--data-dir", str(data_dir), "--port", str(port)],
+                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"memhub up exited with {process.returncode}; see {log.name}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("memhub up did not become healthy in 180 s")

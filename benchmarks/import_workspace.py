@@ -13,18 +13,13 @@ Prints the time, events/s and their ratio to the ceiling: compare ratios, never 
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 from datetime import date, timedelta
 from pathlib import Path
 
-import httpx
-
+from benchmarks.common import start_hub
 from hub.embedding import Embedder
 from hub.markdown import Layout, import_workspace
 from hub.markdown.reader import read_workspace
@@ -156,29 +151,6 @@ def write_workspace(root: Path, lines: int) -> int:
         (root / path).write_text("\n".join(page) + "\n", encoding="utf-8")
         total += len(page)
     return total
-
-
-def start_hub(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    # The single-user embedded mode: no API keys on a hub only this benchmark talks to.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHUB_")} | {"MEMHUB_AUTH": "false"}
-    log = (data_dir.parent / "up.log").open("wb")
-    process = subprocess.Popen([sys.executable, "-m", "hub.cli", "up", "--data-dir", str(data_dir), "--port", str(port)],
-                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"memhub up exited with {process.returncode}; see {log.name}")
-        try:
-            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                return process, url
-        except httpx.TransportError:
-            pass
-        time.sleep(0.2)
-    raise SystemExit("memhub up did not become healthy in 180 s")
 
 
 def main() -> None:
