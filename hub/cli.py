@@ -60,6 +60,7 @@ def _services(settings: Settings, command: str) -> Services | None:
     from hub.connections import connect
     from hub.services import build_services
     from hub.store.edge import StoreInUse
+    from hub.store.pinning import ModelMismatch
 
     if not settings.redis_url:
         print(
@@ -77,6 +78,9 @@ def _services(settings: Settings, command: str) -> Services | None:
             file=sys.stderr,
         )
         return None
+    except ModelMismatch as exc:
+        print(f"memhub {command}: {exc}", file=sys.stderr)
+        return None
 
 
 def cmd_up(args: argparse.Namespace) -> int:
@@ -85,6 +89,7 @@ def cmd_up(args: argparse.Namespace) -> int:
     from hub.api.app import create_app
     from hub.compaction.schedule import CronThread
     from hub.embedded import DataDirInUse, embedded_hub
+    from hub.store.pinning import ModelMismatch
 
     settings = _settings(args)
     if "auth" not in settings.model_fields_set:
@@ -98,7 +103,7 @@ def cmd_up(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         try:
             hub = stack.enter_context(embedded_hub(settings, workers=args.workers))
-        except DataDirInUse as exc:
+        except (DataDirInUse, ModelMismatch) as exc:
             print(f"memhub up: {exc}", file=sys.stderr)
             return 2
         # The review and compaction schedules, in a thread beside the workers.
@@ -206,6 +211,10 @@ def build_parser() -> argparse.ArgumentParser:
     from hub.promotion import commands as promotion_commands  # `memhub promotions`
 
     promotion_commands.add_commands(sub)
+
+    from hub.reembed import commands as reembed_commands  # `memhub reembed`
+
+    reembed_commands.add_commands(sub)
     return parser
 
 

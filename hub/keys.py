@@ -45,6 +45,15 @@ class Keys:
         """Set while a process brings `collection`'s derived keys up to date, so others leave it to that one."""
         return f"{self.prefix}:store:{collection}:derived-keys:claim"
 
+    def reembedding(self, collection: str) -> str:
+        """Set while `memhub reembed` rewrites `collection`: workers leave events on the stream meanwhile."""
+        return f"{self.prefix}:store:{collection}:reembedding"
+
+    def store_model(self, collection: str) -> str:
+        """The weights hash of the model `collection` is written with now, for running workers to compare
+        with their own (the store's own record is the one that counts: `hub.store.pinning`)."""
+        return f"{self.prefix}:store:{collection}:model"
+
     def compaction_scheduled(self, agent: str) -> str:
         """Set while an over-budget compaction of `agent` waits in the queue, so at most one waits."""
         return f"{self.prefix}:compaction:{agent}:scheduled"

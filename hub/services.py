@@ -22,6 +22,7 @@ from hub.search import Retriever
 from hub.settings import Settings
 from hub.sparse import SparseEncoder
 from hub.store import MemoryStore, open_store
+from hub.store.pinning import check_model
 
 
 @dataclass
@@ -90,8 +91,21 @@ def ensure_stream(redis: Redis, keys: Keys) -> None:
 
 def load_embedder(settings: Settings) -> Embedder:
     return Embedder(
-        settings.model_path, expected_sha256=settings.model_sha256, threads=settings.torch_threads
+        settings.model_source, expected_sha256=settings.expected_model_sha256, threads=settings.torch_threads
     )
+
+
+def open_pinned_store(settings: Settings, redis: Redis, embedder: Embedder) -> MemoryStore:
+    """The hub's store, refused (ModelMismatch) when another model wrote it."""
+    store = open_store(settings, dimensions=embedder.dimensions)
+    try:
+        check_model(store, embedder.identity)
+    except BaseException:
+        store.close()  # the embedded store's lock goes with it
+        raise
+    # For processes already running, which compare it with their own model before taking events.
+    redis.set(Keys(settings.redis_prefix).store_model(settings.collection), embedder.identity.sha256)
+    return store
 
 
 def build_services(
@@ -103,10 +117,11 @@ def build_services(
 ) -> Services:
     """Open the store and load the models once, for a whole process (pass them in to share them)."""
     ensure_stream(redis, Keys(settings.redis_prefix))
+    embedder = embedder or load_embedder(settings)
     return Services(
         settings=settings,
         redis=redis,
-        store=open_store(settings),
-        embedder=embedder or load_embedder(settings),
+        store=open_pinned_store(settings, redis, embedder),
+        embedder=embedder,
         judge=judge_from_settings(settings, pair_model=pair_model),
     )

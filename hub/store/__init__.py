@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hub.embedding import DIMENSIONS
 from hub.settings import Settings
 from hub.store.base import (
     Hit,
@@ -13,6 +14,7 @@ from hub.store.base import (
     SearchQuery,
     SparseVec,
 )
+from hub.store.current import current_name, open_generation
 from hub.store.edge import EdgeStore
 
 __all__ = [
@@ -29,13 +31,7 @@ __all__ = [
 ]
 
 
-def open_store(settings: Settings) -> MemoryStore:
-    """The Qdrant server when `qdrant_url` is set, else the embedded shard under `data_dir`."""
-    if settings.qdrant_url:
-        # qdrant-client takes most of a second to import; the embedded hub never needs it.
-        from hub.store.server import ServerStore
-
-        return ServerStore(
-            settings.qdrant_url, api_key=settings.qdrant_api_key, collection=settings.collection
-        )
-    return EdgeStore(settings.data_dir / "store" / settings.collection)
+def open_store(settings: Settings, *, dimensions: int = DIMENSIONS) -> MemoryStore:
+    """The hub's store now: a collection on the Qdrant server when `qdrant_url` is set, else the embedded
+    shard under `data_dir`; created with `dimensions` if missing (`hub.store.current` says which one)."""
+    return open_generation(settings, current_name(settings), dimensions=dimensions)

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Protocol
 
+from hub.embedding import ModelIdentity
 from hub.models import Confidence, Kind, Memory, Scope, State, Tier
 
 DENSE = "dense"
@@ -268,6 +269,19 @@ class MemoryStore(Protocol):
 
     def optimize(self) -> bool:
         """Index what waits (`hub.store.indexing`); True if anything changed."""
+        ...
+
+    @property
+    def dimensions(self) -> int:
+        """The size of the dense vectors the store holds (set when it was created)."""
+        ...
+
+    def model_identity(self) -> ModelIdentity | None:
+        """Which model wrote the store's vectors, as recorded with the store; None: not recorded yet."""
+        ...
+
+    def record_model(self, identity: ModelIdentity) -> None:
+        """Record, with the store, which model writes its vectors (`hub.store.pinning`)."""
         ...
 
     def close(self) -> None: ...

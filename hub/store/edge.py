@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import threading
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
@@ -10,7 +12,7 @@ from typing import Any
 
 import qdrant_edge as qe
 
-from hub.embedding import DIMENSIONS
+from hub.embedding import DIMENSIONS, ModelIdentity
 from hub.models import Memory, Scope, State
 from hub.store.base import (
     DENSE,
@@ -62,9 +64,9 @@ SEARCH_THREADS = 1
 # 2.16; capped at 30,000 KB (10k memories a segment), 2.7 s each, but 10 segments and 3.10; at
 # 50,000 KB, up to 10.7 s and 2.59; at 75,000 KB, up to 12.3 s and 2.73. Search latency is the
 # end-to-end bound (2.5); a stop is a worker's, once per 10k memories.
-def shard_config() -> qe.EdgeConfig:
+def shard_config(dimensions: int = DIMENSIONS) -> qe.EdgeConfig:
     return qe.EdgeConfig(
-        vectors={DENSE: qe.EdgeVectorParams(size=DIMENSIONS, distance=qe.Distance.Cosine)},
+        vectors={DENSE: qe.EdgeVectorParams(size=dimensions, distance=qe.Distance.Cosine)},
         sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
         max_search_threads=SEARCH_THREADS,
     )
@@ -74,13 +76,25 @@ class StoreInUse(RuntimeError):
     """Another process has the shard open: one process at a time can."""
 
 
-def _open_shard(path: Path) -> qe.EdgeShard:
+# The model that wrote the shard, beside the engine's own files: it is copied, moved and lost with them.
+MODEL_RECORD = "memhub-model.json"
+
+
+def stored_dimensions(path: Path) -> int | None:
+    """The dense vectors' size an existing shard was created with; None where there is no shard yet."""
+    config = path / "edge_config.json"
+    if not config.exists():
+        return None
+    return int(json.loads(config.read_text())["vectors"][DENSE]["size"])
+
+
+def _open_shard(path: Path, dimensions: int) -> qe.EdgeShard:
     path.mkdir(parents=True, exist_ok=True)
     try:
         if (path / "edge_config.json").exists():
             # Passing the config checks the stored vectors match what this code writes.
-            return qe.EdgeShard.load(str(path), shard_config())
-        return qe.EdgeShard.create(str(path), shard_config())
+            return qe.EdgeShard.load(str(path), shard_config(dimensions))
+        return qe.EdgeShard.create(str(path), shard_config(dimensions))
     except Exception as exc:  # the binding raises a bare Exception; only its text says what happened
         if "WouldBlock" not in str(exc):
             raise
@@ -101,8 +115,10 @@ class EdgeStore:
     own state, so calls never interleave. `update` reads then writes, so a lock makes it atomic.
     """
 
-    def __init__(self, path: Path, *, flush_interval: float = 1.0) -> None:
-        self._shard = _open_shard(path)
+    def __init__(self, path: Path, *, flush_interval: float = 1.0, dimensions: int = DIMENSIONS) -> None:
+        # A shard keeps the size it was created with; `dimensions` is the size of a new one.
+        self.dimensions = stored_dimensions(path) or dimensions
+        self._shard = _open_shard(path, self.dimensions)
         self.path = path
         self._patch_lock = threading.Lock()
         self._closed = False
@@ -263,6 +279,19 @@ class EdgeStore:
         changed = self._shard.optimize()
         self._shard.flush()
         return changed
+
+    def model_identity(self) -> ModelIdentity | None:
+        record = self.path / MODEL_RECORD
+        return ModelIdentity(**json.loads(record.read_text())) if record.exists() else None
+
+    def record_model(self, identity: ModelIdentity) -> None:
+        """Write which model wrote this shard, atomically: a crash leaves the old record or the new one."""
+        record, written = self.path / MODEL_RECORD, self.path / f"{MODEL_RECORD}.tmp"
+        with written.open("w") as fh:
+            json.dump(vars(identity), fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        written.replace(record)
 
     def close(self) -> None:
         """Flush and release the shard (and its directory lock); closing twice is harmless."""

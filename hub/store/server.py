@@ -13,7 +13,7 @@ from typing import Any
 
 from qdrant_client import QdrantClient, models
 
-from hub.embedding import DIMENSIONS
+from hub.embedding import DIMENSIONS, ModelIdentity
 from hub.models import Memory, Scope, State
 from hub.store.base import (
     DENSE,
@@ -45,6 +45,7 @@ from hub.store.base import (
 # ACORN keeps filtered HNSW search accurate when a filter passes only a few percent of the points;
 # the engine uses it only below its selectivity threshold, so broad filters pay nothing.
 SEARCH_PARAMS = models.SearchParams(acorn=models.AcornSearchParams(enable=True))
+MODEL_RECORD = "memhub_model"
 
 
 class ServerStore:
@@ -58,6 +59,7 @@ class ServerStore:
         location: str | None = None,
         path: Path | None = None,
         collection: str = "memories",
+        dimensions: int = DIMENSIONS,
     ) -> None:
         if url is not None:
             self._client = QdrantClient(url=url, api_key=api_key)
@@ -69,13 +71,16 @@ class ServerStore:
         self._server = url is not None
         self._search_params = SEARCH_PARAMS if self._server else None
         self.collection = collection
-        self._ensure_collection()
+        self._ensure_collection(dimensions)
+        # A collection keeps the size it was created with; `dimensions` is the size of a new one.
+        vectors = self._client.get_collection(collection).config.params.vectors
+        self.dimensions = vectors[DENSE].size if isinstance(vectors, dict) else dimensions
 
-    def _ensure_collection(self) -> None:
+    def _ensure_collection(self, dimensions: int) -> None:
         if not self._client.collection_exists(self.collection):
             self._client.create_collection(
                 self.collection,
-                vectors_config={DENSE: models.VectorParams(size=DIMENSIONS, distance=models.Distance.COSINE)},
+                vectors_config={DENSE: models.VectorParams(size=dimensions, distance=models.Distance.COSINE)},
                 sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
             )
         if not self._server:
@@ -223,6 +228,14 @@ class ServerStore:
 
     def flush(self) -> None:
         """Writes wait for the server (`wait=True`): they are durable when they return."""
+
+    def model_identity(self) -> ModelIdentity | None:
+        # In the collection's own metadata: it goes wherever the collection's snapshots go.
+        record = (self._client.get_collection(self.collection).config.metadata or {}).get(MODEL_RECORD)
+        return ModelIdentity(**record) if record else None
+
+    def record_model(self, identity: ModelIdentity) -> None:
+        self._client.update_collection(self.collection, metadata={MODEL_RECORD: vars(identity)})
 
     def close(self) -> None:
         self._client.close()

@@ -1,0 +1,1 @@
+"""Switching a hub to another embedding model: `memhub reembed --model ...`."""
