@@ -14,7 +14,8 @@ import numpy as np
 
 from hub.conflicts import lexicon as lx
 from hub.conflicts.change import change_cue, named_change
-from hub.models import Kind, Memory
+from hub.models import Kind, Memory, Nature
+from hub.nature import nature_of
 from hub.store.base import Hit
 
 # Tuned on the dev questions of benchmarks/data/retrieval: for each of the first VERSION_LOOKUP hits,
@@ -82,6 +83,8 @@ def newest_versions_first(
     versions are looked for among all `hits` (pass more than you will return) and moved up, in the
     order they had; everything stays. A newer version is close to the old one (`similarity`) and
     reports a change, or, less close (`named_similarity`), reports a change to what the old one names.
+    Two records of what happened (events, chat messages: `hub.nature`) are never versions of each other,
+    as the write-time review never finds them in conflict: a chat says "now" all day.
     (Moving only the closest one let a chat message about another ride, closer to the old ride time,
     take the place of the real update.)
     """
@@ -90,10 +93,13 @@ def newest_versions_first(
     unit = _unit_vectors(hits)
     cosine = unit @ unit.T
     reports = cache(lambda i: reports_change(hits[i].memory))  # each hit read once, whichever it follows
+    states = [nature_of(hit.memory) is Nature.state for hit in hits]
 
     def newer_version(older: int, i: int) -> bool:
         if hits[i].memory.occurred_at <= hits[older].memory.occurred_at:
             return False
+        if not (states[older] or states[i]):
+            return False  # two records of what happened, as the judge reads them (`can_conflict`)
         if cosine[older, i] >= similarity:
             return reports(i)
         # `named_change` needs a change cue, so a hit that reports none is passed over without it.

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from hub.models import Confidence, Kind, Memory, Scope, memory_id_for
+from hub.models import Confidence, Kind, Memory, Nature, Scope, memory_id_for
 from hub.ranking import maximal_marginal_relevance, newest_versions_first
 from hub.store.base import Hit
 
@@ -22,10 +22,18 @@ def direction(*weights: float) -> list[float]:
     return list(vector / np.linalg.norm(vector))
 
 
-def hit(name: str, text: str, vector: list[float], *, at: datetime = JAN, kind: Kind = Kind.fact) -> Hit:
+def hit(
+    name: str,
+    text: str,
+    vector: list[float],
+    *,
+    at: datetime = JAN,
+    kind: Kind = Kind.fact,
+    nature: Nature | None = None,
+) -> Hit:
     memory = Memory(
         id=memory_id_for(name), event_id=name, text=text, agent="tester", kind=kind, scope=Scope.global_,
-        occurred_at=at, confidence=Confidence.medium, created_at=at, last_verified=at,
+        occurred_at=at, confidence=Confidence.medium, created_at=at, last_verified=at, nature=nature,
     )  # fmt: skip
     return Hit(memory=memory, score=1.0, vector=vector)
 
@@ -43,6 +51,17 @@ def test_a_newer_version_that_reports_the_change_moves_above_the_old_one() -> No
     moved = hit("moved", "Itai's swimming lessons moved to Thursday at 16:00.", direction(1, 0.5), at=MAY)
 
     assert names(newest_versions_first([SWIM, JUDO, OTHER, moved])) == ["moved", "swim", "judo", "other"]
+
+
+def test_records_of_what_happened_are_never_versions_of_each_other() -> None:
+    said = hit(
+        "said", "Kevin: my swimming lessons are on Friday at 10:00", direction(1, 0), nature=Nature.message
+    )
+    later = hit("later", "Kevin: now the swimming lessons moved to Thursday", direction(1, 0.5), at=MAY,
+                nature=Nature.message)  # fmt: skip
+    assert names(newest_versions_first([said, JUDO, later])) == ["said", "judo", "later"]
+    # A message that reports a change of a state the hub holds is still its newer version.
+    assert names(newest_versions_first([SWIM, JUDO, later])) == ["later", "swim", "judo"]
 
 
 def test_every_newer_version_moves_above_the_old_one_in_the_order_found() -> None:
