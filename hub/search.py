@@ -7,18 +7,25 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TypeVar
 
+import numpy as np
+
 from hub.embedding import Embedder
 from hub.models import Confidence, Kind, Scope, State, Tier, utcnow
 from hub.ranking import VERSION_LOOKUP, maximal_marginal_relevance, newest_versions_first
 from hub.sparse import SparseEncoder
 from hub.store.base import NO_TERMS, Hit, MemoryFilter, MemoryStore, SearchMode, SearchQuery
 
-# Candidates fetched, as multiples of `limit`: the newest-version lookup searches among them, and MMR
-# chooses among them when diversity is on. The lookup stays within them: a store query of its own
-# around the first hit cost more than it caught (benchmarks/retrieval.py).
-VERSION_POOL = 2
-DIVERSITY_POOL = 3
-MIN_POOL = 20
+# Candidates the re-ranking works among (the newest-version lookup, MMR), whatever `limit` is: were it
+# to grow with `limit`, a newer version found further down would move into the first hits, and the
+# first k hits would depend on how many were asked for. The lookup stays within them: a store query
+# of its own around the first hit cost more than it caught (benchmarks/retrieval.py).
+POOL = 20
+DIVERSITY_POOL = 30
+# Candidates asked of the store, as a multiple of those kept: a tie cut at the store's limit is then
+# cut where ties are put in order (`Retriever._best`).
+TIE_MARGIN = 2
+# Fused scores equal but for the order the store added their parts in (2/5 against 1/3 + 1/15) tie.
+SCORE_DIGITS = 6
 # Hops followed from a superseded hit to the memory that finally superseded it.
 MAX_SUCCESSION = 8
 
@@ -84,15 +91,9 @@ class Retriever:
             confidences=_set(confidences), occurred_after=occurred_after, occurred_before=occurred_before,
             related=_set(related), exclude_private=exclude_private, all_scopes=everywhere,
         )  # fmt: skip
-        # More candidates than asked for: newer versions of the first hits are looked for among them.
-        pool = max(limit * (VERSION_POOL if diversity is None else DIVERSITY_POOL), MIN_POOL)
-        dense = self.embedder.encode_one(query)
-        # Unless superseded memories are asked for, they are searched too, to be replaced by what
-        # superseded them: `states=["active"]` follows a corrected fact as the default does.
-        follow = flt.states is None or State.superseded not in flt.states
-        searched = frozenset(State) if flt.states is None else flt.states | {State.superseded}
+        pool = POOL if diversity is None else DIVERSITY_POOL
         candidates = SearchQuery(
-            dense=dense,
+            dense=self.embedder.encode_one(query),
             sparse=self.sparse.query(query),
             filter=flt,
             limit=pool,
@@ -100,22 +101,49 @@ class Retriever:
             recency=recency,
             with_vectors=True,
         )
-        hits = self.store.search(
-            replace(candidates, filter=replace(flt, states=searched)) if follow else candidates
-        )
+        hits, more = self._ranked(candidates, diversity)
+        if limit > len(hits) and more:
+            # More asked for than the re-ranked candidates: the rest is what a larger pool ranks below
+            # them, so the first hits stay the same whatever the limit.
+            placed = {hit.memory.id for hit in hits}
+            larger, _ = self._ranked(replace(candidates, limit=limit + pool), diversity)
+            hits += [hit for hit in larger if hit.memory.id not in placed]
+        return hits[:limit]
+
+    def _ranked(self, candidates: SearchQuery, diversity: float | None) -> tuple[list[Hit], bool]:
+        """The store's best `candidates.limit` hits, re-ranked; and whether the store had more."""
+        flt, dense, pool = candidates.filter, candidates.dense, candidates.limit
+        # Unless superseded memories are asked for, they are searched too, to be replaced by what
+        # superseded them: `states=["active"]` follows a corrected fact as the default does.
+        follow = flt.states is None or State.superseded not in flt.states
+        searched = frozenset(State) if flt.states is None else flt.states | {State.superseded}
+        hits = self._best(replace(candidates, filter=replace(flt, states=searched)) if follow else candidates)
+        more = len(hits) == pool
         if follow:
-            found = len(hits)
             hits = self._successors_in_place(hits, flt, dense)
-            if len(hits) < limit and found == pool:
+            if len(hits) < pool and more:
                 # The versions of a fact updated many times filled the candidates and gave their places
-                # to one successor: the rest of the answer is what ranks below them.
+                # to one successor: the rest of the candidates is what ranks below them.
                 placed = {hit.memory.id for hit in hits}
-                hits += [hit for hit in self.store.search(candidates) if hit.memory.id not in placed]
+                hits += [hit for hit in self._best(candidates) if hit.memory.id not in placed]
         hits = self._contested_below_newer(hits, flt, dense)
         hits = newest_versions_first(hits)
         if diversity is not None:
-            hits = maximal_marginal_relevance(hits, diversity=diversity, limit=limit)
-        return hits[:limit]
+            hits = maximal_marginal_relevance(hits, diversity=diversity, limit=pool)
+        return hits, more
+
+    def _best(self, query: SearchQuery) -> list[Hit]:
+        """The store's best `query.limit` hits, ties in the same order every time.
+
+        Hybrid scores are rank fusions and tie often (a message first for BM25 and another first for
+        the model); the store returns tied hits in any order, and may cut a tie at its limit. So more
+        are asked for, and ties go to the hit closer to the query in meaning, then by id.
+        """
+        found = self.store.search(replace(query, limit=query.limit * TIE_MARGIN))
+        query_vector = np.asarray(query.dense, dtype=np.float32)
+        cosine = {h.memory.id: float(np.dot(query_vector, h.vector)) if h.vector else 0.0 for h in found}
+        found.sort(key=lambda h: (-round(h.score, SCORE_DIGITS), -cosine[h.memory.id], h.memory.id))
+        return found[: query.limit]
 
     def _successors_in_place(self, hits: Sequence[Hit], flt: MemoryFilter, dense: list[float]) -> list[Hit]:
         """Each superseded hit gives its place to the memory that superseded it (the last of the

@@ -231,3 +231,19 @@ def test_a_chat_message_published_with_its_context_is_found_by_it(make_agent: Ca
     hits = wa.search("Which raincoat colour did we pick for Itai?", limit=1)
     assert texts(hits) == ["Netanel: the blue one"]
     assert hits[0].context == "Dana: which raincoat should I order for Itai, the blue or the yellow?"
+
+
+def test_the_first_hits_do_not_depend_on_the_limit(make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    things = ["bicycle", "laptop", "guitar", "kettle", "camera", "tent", "piano", "scooter", "printer", "sofa"]
+    places = ["storage room", "garage", "attic", "balcony", "car boot", "basement"]
+    facts = [f"The {t} is kept in the {p}" for t in things for p in places[:3]]
+    # Newer versions that report a change: the re-ranking moves them above what they update.
+    updates = [f"We moved the {t} to the {p} now" for t in things[::2] for p in places[3:]]
+    stored(wa, *(wa.publish(text) for text in facts + updates))
+
+    for query in ("Where is the camera?", "what did we move to the basement", "things kept in the garage"):
+        largest = [h.id for h in wa.search(query, limit=100)]
+        assert len(largest) >= 30
+        for limit in (1, 5, 10, 20, 25, 50):
+            assert [h.id for h in wa.search(query, limit=limit)] == largest[:limit], (query, limit)
