@@ -17,12 +17,10 @@ what an owner would see in the ledger: open conflicts, and questions put to them
 
 from __future__ import annotations
 
-import json
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +28,7 @@ from rq.job import Job
 
 from benchmarks import judge_eval
 from benchmarks.common import benchmark_parser, benchmark_redis
+from benchmarks.realtalk import conversation_files, load
 from hub.conflicts import ledger
 from hub.conflicts.combined import load_pair_model
 from hub.conflicts.jobs import REVIEW_JOB
@@ -44,25 +43,7 @@ from hub.services import Services, build_services
 from hub.settings import Settings
 from workers.worker import run_worker
 
-REALTALK = Path(__file__).resolve().parents[2] / "shared" / "data" / "realtalk"
 DAILY_WEEK = Path(__file__).parent / "data" / "daily_week"
-
-
-def realtalk_messages(path: Path) -> list[tuple[str, str, datetime]]:
-    """(speaker, text, when) of every message of a conversation, in order."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    sessions = sorted(
-        (k for k in data if k.startswith("session_") and isinstance(data[k], list)),
-        key=lambda k: int(k.split("_")[1]),
-    )
-    out = []
-    for key in sessions:
-        for message in data[key]:
-            when = datetime.strptime(message["date_time"], "%d.%m.%Y, %H:%M:%S").astimezone()
-            text = str(message.get("clean_text") or "").strip()
-            if text:
-                out.append((str(message["speaker"]), text, when))
-    return out
 
 
 @contextmanager
@@ -102,16 +83,14 @@ def ledger_counts(services: Services, project: str | None = None) -> tuple[int, 
 
 
 def realtalk(args: Any, embedder: Embedder, pair_model: PairModel) -> None:
-    files = sorted(REALTALK.glob("Chat_*.json"), key=lambda p: int(p.name.split("_")[1]))[
-        : args.conversations
-    ]
+    files = conversation_files(args.conversations)
     for natures in ("message", None):
         with fresh_hub(args.redis_url, embedder, pair_model) as services:
             events = []
             for path in files:
                 project = path.stem.lower()
-                for i, (speaker, text, when) in enumerate(realtalk_messages(path)):
-                    line = f"{speaker}: {text}"
+                for i, message in enumerate(load(path).messages):
+                    line, when = message.line, message.when
                     if find_secrets(line):
                         continue
                     events.append(
