@@ -137,8 +137,13 @@ def start_hub(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
     # The single-user embedded mode: no API keys on a hub only this benchmark talks to.
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHUB_")} | {"MEMHUB_AUTH": "false"}
     log = (data_dir.parent / "up.log").open("wb")
-    process = subprocess.Popen([sys.executable, "-m", "hub.cli", "up", "--data-dir", str(data_dir), "--port", str(port)],
-                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hub.cli", "up", "--data-dir", str(data_dir), "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:

@@ -135,9 +135,14 @@ def readme_example(args: Any, embedder: Embedder, pair_model: PairModel) -> None
             )
         ]
         tg = [
-            build_event("Dana's son starts school on 1 September", agent="tg-assistant", channel="telegram",
-                        scope="person", person="Dana"),
-        ]  # fmt: skip
+            build_event(
+                "Dana's son starts school on 1 September",
+                agent="tg-assistant",
+                channel="telegram",
+                scope="person",
+                person="Dana",
+            ),
+        ]
         publish(services, wa, "wa-assistant")
         publish(services, tg, "tg-assistant")
         publish(

@@ -123,8 +123,14 @@ def evaluate(
             severity_hits += judgement.severity == pair["severity"]
         wrong_severity = pair["severity"] is not None and judgement.severity != pair["severity"]
         if gold != predicted or (gold == "conflict" and wrong_severity):
-            errors.append({**pair, "predicted": predicted, "predicted_severity": judgement.severity,
-                           "reason": judgement.reason})  # fmt: skip
+            errors.append(
+                {
+                    **pair,
+                    "predicted": predicted,
+                    "predicted_severity": judgement.severity,
+                    "reason": judgement.reason,
+                }
+            )
     elapsed = time.perf_counter() - started
     tp = confusion[("conflict", "conflict")]
     flagged = sum(n for (_, p), n in confusion.items() if p == "conflict")

@@ -40,8 +40,12 @@ def memory_mib(pid: int) -> tuple[float, float]:
 
 def start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     with log.open("ab") as out:
-        return subprocess.Popen([sys.executable, "-m", "hub.cli", *args], env={**os.environ, **env},
-                                stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
+        return subprocess.Popen(
+            [sys.executable, "-m", "hub.cli", *args],
+            env={**os.environ, **env},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
 
 
 def report(name: str, started: float, process: subprocess.Popen[bytes], took: float) -> None:

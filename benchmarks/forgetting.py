@@ -84,22 +84,35 @@ def _conflict(older: Memory, newer: Memory, still_open: bool) -> Conflict:
     pair = [older, newer]
     resolution = None if still_open else Resolution(keep=newer.id, by="owner", at=at)
     return Conflict(
-        id=ledger.conflict_id(older.id, newer.id), memory_ids=[m.id for m in pair],
-        statements=[m.text for m in pair], agents=[m.agent for m in pair], channels=[m.channel for m in pair],
-        sources=[m.source for m in pair], severity=Severity.medium,
-        reason=f"'{older.text}' and '{newer.text}' cannot both hold", scope=newer.scope,
-        status=ConflictStatus.open if still_open else ConflictStatus.resolved, resolution=resolution,
-        created_at=at, updated_at=at,
-    )  # fmt: skip
+        id=ledger.conflict_id(older.id, newer.id),
+        memory_ids=[m.id for m in pair],
+        statements=[m.text for m in pair],
+        agents=[m.agent for m in pair],
+        channels=[m.channel for m in pair],
+        sources=[m.source for m in pair],
+        severity=Severity.medium,
+        reason=f"'{older.text}' and '{newer.text}' cannot both hold",
+        scope=newer.scope,
+        status=ConflictStatus.open if still_open else ConflictStatus.resolved,
+        resolution=resolution,
+        created_at=at,
+        updated_at=at,
+    )
 
 
 def _promotion_state(services: Services, memory: Memory) -> None:
     """A proposal to move `memory` up a tier, its weekly review entry and a use."""
     signal = Signal(name=SignalName.used, strength=Strength.strong, weight=2.0, detail="used 3 times")
     assessment = Assessment(
-        memory_id=memory.id, tier=memory.tier, score=2.0, signals=[signal], decision=Decision.propose,
-        target=Tier.semantic, reason="used often", at=utcnow(),
-    )  # fmt: skip
+        memory_id=memory.id,
+        tier=memory.tier,
+        score=2.0,
+        signals=[signal],
+        decision=Decision.propose,
+        target=Tier.semantic,
+        reason="used often",
+        at=utcnow(),
+    )
     proposals.propose(services.redis, services.keys, memory, assessment)
     weekly.add(services.redis, services.keys, assessment, last_stated=memory.created_at)
     usage.record_use(services.redis, services.keys, memory.id)

@@ -32,10 +32,54 @@ SHARES = {"daily": 0.6, "long_term": 0.1, "project": 0.1, "archival": 0.1, "chat
 DAILY_SECTIONS = ["Decisions made", "Tasks completed", "Promote?"]
 
 
-FIRST = ["Noa", "Amir", "Dana", "Yossi", "Maya", "Avi", "Eli", "Tamar", "Omer", "Shira", "Itai", "Lior", "Ruth",
-         "Daniel", "Gil", "Hila", "Ido", "Yael", "Ben", "Michal", "Oren", "Tali", "Asaf", "Keren"]  # fmt: skip
-LAST = ["Levi", "Cohen", "Katz", "Mizrahi", "Peretz", "Biton", "Friedman", "Shapiro", "Azoulay", "Dahan",
-        "Ben-David", "Segal", "Golan", "Weiss", "Ohana", "Amar", "Klein", "Rosen", "Hadad", "Baruch"]  # fmt: skip
+FIRST = [
+    "Noa",
+    "Amir",
+    "Dana",
+    "Yossi",
+    "Maya",
+    "Avi",
+    "Eli",
+    "Tamar",
+    "Omer",
+    "Shira",
+    "Itai",
+    "Lior",
+    "Ruth",
+    "Daniel",
+    "Gil",
+    "Hila",
+    "Ido",
+    "Yael",
+    "Ben",
+    "Michal",
+    "Oren",
+    "Tali",
+    "Asaf",
+    "Keren",
+]
+LAST = [
+    "Levi",
+    "Cohen",
+    "Katz",
+    "Mizrahi",
+    "Peretz",
+    "Biton",
+    "Friedman",
+    "Shapiro",
+    "Azoulay",
+    "Dahan",
+    "Ben-David",
+    "Segal",
+    "Golan",
+    "Weiss",
+    "Ohana",
+    "Amar",
+    "Klein",
+    "Rosen",
+    "Hadad",
+    "Baruch",
+]
 TEMPLATES = [
     "{p} prefers meetings on {day} after {h}:00 and asks for the agenda a day ahead",
     "{p} is allergic to {food} and carries medication when eating out",
@@ -94,8 +138,14 @@ def sentences(count: int, seed: int = 11) -> list[str]:
     while len(found) < count:
         values = {key: rng.choice(options) for key, options in FILL.items()}
         person = f"{rng.choice(FIRST)} {rng.choice(LAST)}"
-        text = rng.choice(TEMPLATES).format(p=person, h=rng.randint(7, 21), n=rng.randint(2, 90) * 10,
-                                            d=rng.randint(1, 28), k=rng.randint(2, 12), **values)  # fmt: skip
+        text = rng.choice(TEMPLATES).format(
+            p=person,
+            h=rng.randint(7, 21),
+            n=rng.randint(2, 90) * 10,
+            d=rng.randint(1, 28),
+            k=rng.randint(2, 12),
+            **values,
+        )
         found[text] = None
     return list(found)
 
@@ -167,8 +217,10 @@ def main() -> None:
         reading = read_workspace(workspace, layout=Layout(), agent="bench")
         read_seconds = time.perf_counter() - started
         texts = [e.text for e in reading.events]
-        print(f"workspace: {len(texts)} memory lines ({total} lines in {reading.files} files); "
-              f"read and screened in {read_seconds:.1f} s")  # fmt: skip
+        print(
+            f"workspace: {len(texts)} memory lines ({total} lines in {reading.files} files); "
+            f"read and screened in {read_seconds:.1f} s"
+        )
 
         embedder = Embedder(expected_sha256=get_settings().model_sha256)
         embedder.encode(texts[:64])  # warm-up
@@ -187,8 +239,10 @@ def main() -> None:
             process.wait(60)
         rate = len(texts) / report.seconds
         print(report.summary(examples=5))
-        print(f"import: {len(texts)} events in {report.seconds:.1f} s = {rate:.0f} events/s, "
-              f"{rate / ceiling:.2f} of the raw encode ceiling")  # fmt: skip
+        print(
+            f"import: {len(texts)} events in {report.seconds:.1f} s = {rate:.0f} events/s, "
+            f"{rate / ceiling:.2f} of the raw encode ceiling"
+        )
 
 
 if __name__ == "__main__":

@@ -278,13 +278,19 @@ def main() -> None:
         def measure(size: int, state: str) -> None:
             before = encode_one_seconds()
             lat, encodes = bench_search(store, embedder, sparse, redis, queries)
-            narrowing = {"agents": ["agent-1", "agent-2"], "exclude_private": True,
-                         "occurred_after": utcnow() - timedelta(days=30), "kinds": [Kind.fact]}  # fmt: skip
+            narrowing = {
+                "agents": ["agent-1", "agent-2"],
+                "exclude_private": True,
+                "occurred_after": utcnow() - timedelta(days=30),
+                "kinds": [Kind.fact],
+            }
             narrowed, more = bench_search(store, embedder, sparse, redis, queries, **narrowing)
             after = encode_one_seconds()
             around, beside = (before + after) / 2, statistics.median(encodes + more)
-            print(f"encode one query at {size} ({state}): p50 {before * 1000:.2f} ms in a row before the "
-                  f"searches, {after * 1000:.2f} ms after; {beside * 1000:.2f} ms beside each search")  # fmt: skip
+            print(
+                f"encode one query at {size} ({state}): p50 {before * 1000:.2f} ms in a row before the "
+                f"searches, {after * 1000:.2f} ms after; {beside * 1000:.2f} ms beside each search"
+            )
             # The same searches narrowed as a group chat asking about two agents' recent facts would.
             for filters, found in (
                 ("scope filter", lat),
@@ -307,8 +313,10 @@ def main() -> None:
                 indexed = timed(store.optimize) if size >= threshold else 0.0
                 filled += timed(lambda s=size: fill_store(store, filler, sparse, s))
                 waiting = store.unindexed_count()
-                print(f"{size} memories filled in {filled:.0f} s, indexed in {indexed:.0f} s, "
-                      f"{waiting} of them waiting to be indexed")  # fmt: skip
+                print(
+                    f"{size} memories filled in {filled:.0f} s, indexed in {indexed:.0f} s, "
+                    f"{waiting} of them waiting to be indexed"
+                )
                 measure(size, f"{waiting} waiting")
             indexed = timed(store.optimize)
             waiting = store.unindexed_count()

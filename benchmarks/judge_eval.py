@@ -153,8 +153,15 @@ def mnli_pairs(path: Path = MNLI_MISMATCHED, limit: int | None = None) -> list[P
             if row["label"] not in ("contradiction", "entailment", "neutral"):
                 continue
             label = "conflict" if row["label"] == "contradiction" else "compatible"
-            rows.append({"id": f"mnli-{i}", "a": row["sentence1"], "b": row["sentence2"], "label": label,
-                         "category": row["label"]})  # fmt: skip
+            rows.append(
+                {
+                    "id": f"mnli-{i}",
+                    "a": row["sentence1"],
+                    "b": row["sentence2"],
+                    "label": label,
+                    "category": row["label"],
+                }
+            )
             if limit and len(rows) >= limit:
                 break
     return rows

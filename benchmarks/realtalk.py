@@ -221,9 +221,14 @@ class Naive:
         dense = [self.ids[i] for i in np.argsort(-(self.vectors @ query), kind="stable")]
         terms = self.sparse.query(question)
         bm25 = np.array(
-            [sum(self.idf.get(t, 0.0) * w * doc.get(t, 0.0) for t, w in zip(terms.indices, terms.values, strict=True))
-             for doc in self.docs]
-        )  # fmt: skip
+            [
+                sum(
+                    self.idf.get(t, 0.0) * w * doc.get(t, 0.0)
+                    for t, w in zip(terms.indices, terms.values, strict=True)
+                )
+                for doc in self.docs
+            ]
+        )
         sparse = [self.ids[i] for i in np.argsort(-bm25, kind="stable") if bm25[i] > 0]
         return {"dense": dense, "bm25": sparse, "naive rrf": rrf(dense, sparse)}
 
@@ -279,8 +284,10 @@ def main() -> None:
                     ids = [i for c in conversations for i in publish(hub, c)]
                     published = time.monotonic() - started
                     failed, waited = settle(hub, ids)
-                    print(f"published {len(ids)} messages in {published:.0f} s; all stored and reviewed "
-                          f"{waited:.0f} s later ({failed} not stored)")  # fmt: skip
+                    print(
+                        f"published {len(ids)} messages in {published:.0f} s; all stored and reviewed "
+                        f"{waited:.0f} s later ({failed} not stored)"
+                    )
                     filled.write_text(str(args.conversations))
                 conflicts = list(hub.all_conflicts())
                 print(f"conflicts recorded between messages: {len(conflicts)}")

@@ -117,8 +117,19 @@ from workers.worker import run_worker
 
 DATA = Path(__file__).parent / "data" / "retrieval"
 LIMIT = 10
-EVENT_FIELDS = ("kind", "scope", "project", "person", "chat", "session", "occurred_at", "confidence",
-                "related", "private", "context")  # fmt: skip
+EVENT_FIELDS = (
+    "kind",
+    "scope",
+    "project",
+    "person",
+    "chat",
+    "session",
+    "occurred_at",
+    "confidence",
+    "related",
+    "private",
+    "context",
+)
 # A chat message is published with the messages just before it in its session as its `context`.
 CONTEXT_MESSAGES = 1
 
@@ -172,14 +183,22 @@ def ingest(services: Services, memories: list[dict[str, Any]]) -> dict[str, str]
         event_ids: dict[str, str] = {}
         for memory in wave:
             agent, channel = memory["agent"], memory["channel"]
-            publisher = publishers.setdefault((agent, channel), RedisPublisher(
-                redis, agent=agent, channel=channel, prefix=settings.redis_prefix, queue_name=settings.queue_name
-            ))  # fmt: skip
+            publisher = publishers.setdefault(
+                (agent, channel),
+                RedisPublisher(
+                    redis,
+                    agent=agent,
+                    channel=channel,
+                    prefix=settings.redis_prefix,
+                    queue_name=settings.queue_name,
+                ),
+            )
             fields = {k: memory[k] for k in EVENT_FIELDS if k in memory}
             if memory["kind"] == "correction" and "updates" in memory:
                 fields["related"] = [*fields.get("related", []), stored[memory["updates"]]]
-            event = build_event(memory["text"], agent=agent, channel=channel, id=f"retrieval:{memory['id']}",
-                                **fields)  # fmt: skip
+            event = build_event(
+                memory["text"], agent=agent, channel=channel, id=f"retrieval:{memory['id']}", **fields
+            )
             event_ids[memory["id"]] = publisher.publish_many([event])[0]
         run_worker(services, burst=True, sweep_interval=3600, logging_level="WARNING")  # store, then review
         for key, event_id in event_ids.items():
@@ -206,8 +225,14 @@ def ask(
     outcome = Outcome()
     for q in questions:
         start = time.perf_counter()
-        hits = retriever.search(q["question"], project=q.get("project"), person=q.get("person"), limit=LIMIT,
-                                mode=setting.mode, **setting.options)  # fmt: skip
+        hits = retriever.search(
+            q["question"],
+            project=q.get("project"),
+            person=q.get("person"),
+            limit=LIMIT,
+            mode=setting.mode,
+            **setting.options,
+        )
         outcome.seconds.append(time.perf_counter() - start)
         order = {hit.memory.id: rank for rank, hit in enumerate(hits, 1)}
         ranks = [order.get(ids[key]) for key in q["evidence"]]
@@ -215,8 +240,10 @@ def ask(
         outcome.first[q["id"]] = min((r for r in ranks if r is not None), default=None)
         if q.get("older_versions"):
             newest = ranks[0]
-            olds = [order.get(ids[key]) if ids[key] != ids[q["evidence"][0]] else newest
-                    for key in q["older_versions"]]  # fmt: skip
+            olds = [
+                order.get(ids[key]) if ids[key] != ids[q["evidence"][0]] else newest
+                for key in q["older_versions"]
+            ]
             # The newest version must be found, and rank above every old version still returned;
             # an old version merged into the newest one (one memory) counts as a failure.
             outcome.newest_first[q["id"]] = newest is not None and all(
@@ -227,9 +254,14 @@ def ask(
 
 
 def recall(outcome: Outcome, questions: list[dict[str, Any]], k: int) -> float:
-    return float(np.mean([
-        sum(1 for r in outcome.ranks[q["id"]] if r is not None and r <= k) / len(q["evidence"]) for q in questions
-    ]))  # fmt: skip
+    return float(
+        np.mean(
+            [
+                sum(1 for r in outcome.ranks[q["id"]] if r is not None and r <= k) / len(q["evidence"])
+                for q in questions
+            ]
+        )
+    )
 
 
 def mrr(outcome: Outcome, questions: list[dict[str, Any]]) -> float:
@@ -259,16 +291,22 @@ class Report:
 
     def lines(self) -> Iterator[str]:
         dev, held = len(self.split("dev")), len(self.split("heldout"))
-        yield (f"{self.memories} memories, {len(self.questions)} questions ({dev} dev, {held} held out); "
-               f"limit {LIMIT}; encode one query p50 {self.encode_one * 1000:.1f} ms")  # fmt: skip
-        yield (f"{'setting':<16}{'all: R@5':>9}{'R@10':>7}{'MRR':>7}   {'held out: R@5':>13}{'R@10':>7}{'MRR':>7}"
-               f"   {'newest first':>12}   {'p50 ms':>7}{'p95 ms':>7}")  # fmt: skip
+        yield (
+            f"{self.memories} memories, {len(self.questions)} questions ({dev} dev, {held} held out); "
+            f"limit {LIMIT}; encode one query p50 {self.encode_one * 1000:.1f} ms"
+        )
+        yield (
+            f"{'setting':<16}{'all: R@5':>9}{'R@10':>7}{'MRR':>7}   {'held out: R@5':>13}{'R@10':>7}{'MRR':>7}"
+            f"   {'newest first':>12}   {'p50 ms':>7}{'p95 ms':>7}"
+        )
         for name, outcome in self.outcomes.items():
             a, h = self.scores(name), self.scores(name, "heldout")
             p50, p95 = (float(np.percentile(outcome.seconds, q)) * 1000 for q in (50, 95))
             first = "{}/{}".format(*self.newest_first(name))
-            yield (f"{name:<16}{a['r5']:>9.3f}{a['r10']:>7.3f}{a['mrr']:>7.3f}   {h['r5']:>13.3f}{h['r10']:>7.3f}"
-                   f"{h['mrr']:>7.3f}   {first:>12}   {p50:>7.1f}{p95:>7.1f}")  # fmt: skip
+            yield (
+                f"{name:<16}{a['r5']:>9.3f}{a['r10']:>7.3f}{a['mrr']:>7.3f}   {h['r5']:>13.3f}{h['r10']:>7.3f}"
+                f"{h['mrr']:>7.3f}   {first:>12}   {p50:>7.1f}{p95:>7.1f}"
+            )
         for part in PARTS:
             count = sum(1 for q in self.questions if q["part"] == part)
             cells = "  ".join(
@@ -282,13 +320,17 @@ class Report:
         newest, total = self.newest_first()
         missed = sorted(q for q, ok in self.outcomes[DEFAULT].newest_first.items() if not ok)
         yield f"updated facts: newest ranked above old in {newest}/{total} ({DEFAULT}); missed: {', '.join(missed) or 'none'}"
-        yield (f"write-time review: {self.review['old_superseded']} of {self.review['old_versions']} older versions "
-               f"superseded ({self.review['named']} named by a correction); {self.review['others_superseded']} "
-               f"other memories superseded, {self.review['merged']} merged into another")  # fmt: skip
-        yield (f"conflicts recorded: {self.review['conflicts']}; {self.review['plain_updates_in_conflict']} of the "
-               f"{self.review['plain_updates']} updates no correction names; {self.review['other_conflicts']} "
-               f"between memories the set does not label as versions of one fact ({self.review['other_inferred']} "
-               f"of them inferred from a reported change)")  # fmt: skip
+        yield (
+            f"write-time review: {self.review['old_superseded']} of {self.review['old_versions']} older versions "
+            f"superseded ({self.review['named']} named by a correction); {self.review['others_superseded']} "
+            f"other memories superseded, {self.review['merged']} merged into another"
+        )
+        yield (
+            f"conflicts recorded: {self.review['conflicts']}; {self.review['plain_updates_in_conflict']} of the "
+            f"{self.review['plain_updates']} updates no correction names; {self.review['other_conflicts']} "
+            f"between memories the set does not label as versions of one fact ({self.review['other_inferred']} "
+            f"of them inferred from a reported change)"
+        )
 
 
 PARTS = {
@@ -344,7 +386,11 @@ def review_outcome(services: Services, memories: list[dict[str, Any]], ids: dict
     state = {m.id: m.state for m in services.store.get(list(set(ids.values())))}
     superseded = {key for key, memory_id in ids.items() if state.get(memory_id) is State.superseded}
     updates = {frozenset((ids[m["updates"]], ids[m["id"]])) for m in memories if "updates" in m}
-    plain = {frozenset((ids[m["updates"]], ids[m["id"]])) for m in memories if "updates" in m and m["kind"] != "correction"}  # fmt: skip
+    plain = {
+        frozenset((ids[m["updates"]], ids[m["id"]]))
+        for m in memories
+        if "updates" in m and m["kind"] != "correction"
+    }
     conflicts = ledger.all_conflicts(services.redis, services.keys)
     pairs = {frozenset(c.memory_ids) for c in conflicts}
     inferred = {frozenset(c.memory_ids) for c in conflicts if c.inferred}

@@ -111,8 +111,14 @@ def cmd_up(args: argparse.Namespace) -> int:
         _started()
         print(f"memhub: data in {settings.data_dir.resolve()}, API on http://{settings.host}:{settings.port}")
         # log_config=None: uvicorn's own lines go through the process's handler, in MEMHUB_LOG_FORMAT.
-        uvicorn.run(create_app(hub.services), host=settings.host, port=settings.port, log_level="warning",
-                    log_config=None, access_log=False)  # fmt: skip
+        uvicorn.run(
+            create_app(hub.services),
+            host=settings.host,
+            port=settings.port,
+            log_level="warning",
+            log_config=None,
+            access_log=False,
+        )
         if cron:
             cron.stop()
     print("memhub: stopped")
@@ -140,8 +146,13 @@ def cmd_api(args: argparse.Namespace) -> int:
     _started()
     try:
         # The request log (hub.api.request_log) replaces uvicorn's access log, with the request id.
-        uvicorn.run(create_app(services), host=args.host or settings.host, port=settings.port,
-                    log_config=None, access_log=False)  # fmt: skip
+        uvicorn.run(
+            create_app(services),
+            host=args.host or settings.host,
+            port=settings.port,
+            log_config=None,
+            access_log=False,
+        )
     finally:
         services.close()
     return 0

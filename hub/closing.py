@@ -36,8 +36,13 @@ def close(store: MemoryStore, memory: Memory, *, by: str, note: str | None, now:
         raise NotClosable(f"only open loops and tasks close, not a {memory.kind.value}")
     if memory.state is not State.active:
         raise NotClosable(f"memory {memory.id} is {memory.state.value}, not open")
-    change = Change(at=now, action="resolved", by=by, note=note,
-                    changes={"state": [memory.state.value, State.resolved.value]})  # fmt: skip
+    change = Change(
+        at=now,
+        action="resolved",
+        by=by,
+        note=note,
+        changes={"state": [memory.state.value, State.resolved.value]},
+    )
     fields = {"state": State.resolved, "history": [*memory.history, change]}
     store.update(memory.id, fields)
     return memory.model_copy(update=fields)

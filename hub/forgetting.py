@@ -180,7 +180,13 @@ def _scrubbed(
             note = note.replace(text, FORGOTTEN) if note else note
         history.append(change if note == change.note else change.model_copy(update={"note": note}))
     if successor_gone:
-        history.append(Change(at=utcnow(), action="successor_forgotten", by=by,
-                              note=f"memory {forgotten}, which superseded this one, was forgotten at the "
-                              "owner's request; this one stays superseded"))  # fmt: skip
+        history.append(
+            Change(
+                at=utcnow(),
+                action="successor_forgotten",
+                by=by,
+                note=f"memory {forgotten}, which superseded this one, was forgotten at the "
+                "owner's request; this one stays superseded",
+            )
+        )
     return {"history": history} if history != memory.history else {}

@@ -72,17 +72,23 @@ class Metrics:
         for reason in REJECT_REASONS:
             self.events_rejected.labels(reason)  # every class is exported from the start, at 0
         self.ingest_batch_size = Histogram(
-            "memhub_ingest_batch_size", "Events a worker took off the stream in one batch.",
-            buckets=BATCH_SIZE_BUCKETS, registry=r,
-        )  # fmt: skip
+            "memhub_ingest_batch_size",
+            "Events a worker took off the stream in one batch.",
+            buckets=BATCH_SIZE_BUCKETS,
+            registry=r,
+        )
         self.embed_seconds = Histogram(
-            "memhub_embed_seconds", "Seconds the model took to embed one ingest batch.",
-            buckets=EMBED_BUCKETS, registry=r,
-        )  # fmt: skip
+            "memhub_embed_seconds",
+            "Seconds the model took to embed one ingest batch.",
+            buckets=EMBED_BUCKETS,
+            registry=r,
+        )
         self.search_seconds = Histogram(
-            "memhub_search_seconds", "Seconds POST /v1/search took, from the query to the hits.",
-            buckets=SEARCH_BUCKETS, registry=r,
-        )  # fmt: skip
+            "memhub_search_seconds",
+            "Seconds POST /v1/search took, from the query to the hits.",
+            buckets=SEARCH_BUCKETS,
+            registry=r,
+        )
 
     def reject(self, reason: RejectReason, count: int = 1) -> None:
         self.events_rejected.labels(reason).inc(count)
@@ -152,8 +158,15 @@ class HubGauges(Collector):
 
 def hub_gauge_families() -> list[GaugeMetricFamily]:
     """The hub-wide gauges, without values."""
-    return [stream_lag(), stream_pending(), review_backlog(), dead_letters(), conflicts_open(),
-            questions_open(), memories()]  # fmt: skip
+    return [
+        stream_lag(),
+        stream_pending(),
+        review_backlog(),
+        dead_letters(),
+        conflicts_open(),
+        questions_open(),
+        memories(),
+    ]
 
 
 def stream_lag(value: float | None = None) -> GaugeMetricFamily:

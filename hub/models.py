@@ -311,8 +311,9 @@ class Memory(BaseModel):
         now = utcnow()
         occurred_at = event.occurred_at or received_at
         data: dict[str, Any] = event.model_dump(exclude={"id", "ttl_seconds", "expires_at", "occurred_at"})
-        first = Sighting(event_id=event_id, agent=event.agent, channel=event.channel, session=event.session,
-                         at=occurred_at)  # fmt: skip
+        first = Sighting(
+            event_id=event_id, agent=event.agent, channel=event.channel, session=event.session, at=occurred_at
+        )
         return cls(
             **data,
             id=memory_id_for(event_id),

@@ -85,12 +85,24 @@ class Retriever:
         if states is None and include_superseded:
             states = frozenset(State)
         flt = MemoryFilter(
-            now=utcnow(), project=project, person=person, granted_projects=_set(granted_projects),
-            granted_persons=_set(granted_persons), scopes=_set(scopes), kinds=_set(kinds),
-            agents=_set(agents), channels=_set(channels), tiers=_set(tiers), states=_set(states),
-            confidences=_set(confidences), occurred_after=occurred_after, occurred_before=occurred_before,
-            related=_set(related), exclude_private=exclude_private, all_scopes=everywhere,
-        )  # fmt: skip
+            now=utcnow(),
+            project=project,
+            person=person,
+            granted_projects=_set(granted_projects),
+            granted_persons=_set(granted_persons),
+            scopes=_set(scopes),
+            kinds=_set(kinds),
+            agents=_set(agents),
+            channels=_set(channels),
+            tiers=_set(tiers),
+            states=_set(states),
+            confidences=_set(confidences),
+            occurred_after=occurred_after,
+            occurred_before=occurred_before,
+            related=_set(related),
+            exclude_private=exclude_private,
+            all_scopes=everywhere,
+        )
         pool = POOL if diversity is None else DIVERSITY_POOL
         candidates = SearchQuery(
             dense=self.embedder.encode_one(query),
@@ -152,9 +164,12 @@ class Retriever:
         The successor is the same memory's newer version, whatever its kind: a fact corrected by a
         `correction` is found by a search for facts."""
         successor = self._last_successors(
-            {h.memory.id: h.memory.superseded_by for h in hits
-             if h.memory.state is State.superseded and h.memory.superseded_by}
-        )  # fmt: skip
+            {
+                h.memory.id: h.memory.superseded_by
+                for h in hits
+                if h.memory.state is State.superseded and h.memory.superseded_by
+            }
+        )
         found = self._visible(frozenset(successor.values()), replace(flt, kinds=None), dense)
         placed: list[Hit] = []
         seen: set[str] = set()
@@ -193,8 +208,14 @@ class Retriever:
         """Those of `ids` the asker's filter lets through, as hits scored against the query."""
         if not ids:
             return {}
-        query = SearchQuery(dense=dense, sparse=NO_TERMS, filter=replace(flt, ids=ids), limit=len(ids),
-                            mode=SearchMode.dense, with_vectors=True)  # fmt: skip
+        query = SearchQuery(
+            dense=dense,
+            sparse=NO_TERMS,
+            filter=replace(flt, ids=ids),
+            limit=len(ids),
+            mode=SearchMode.dense,
+            with_vectors=True,
+        )
         return {hit.memory.id: hit for hit in self.store.search(query)}
 
     def _last_successors(self, superseded_by: dict[str, str]) -> dict[str, str]:

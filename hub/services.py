@@ -66,9 +66,11 @@ class Services:
     @property
     def retriever(self) -> Retriever:
         return Retriever(
-            store=self.store, embedder=self.embedder, sparse=self.sparse,
+            store=self.store,
+            embedder=self.embedder,
+            sparse=self.sparse,
             proposed_in_conflict=partial(ledger.proposed_over, self.redis, self.keys),
-        )  # fmt: skip
+        )
 
     def close(self) -> None:
         if not self.closed:

@@ -204,12 +204,19 @@ class Settings(BaseSettings):
     )
     promotion_weights: dict[str, float] = Field(
         {
-            "repeated": 3.0, "reinforced_elsewhere": 2.0, "used": 2.0, "confirmed": 3.0, "core_tie": 2.0,
-            "nominated": 2.0, "frequent": 2.0,
-            "high_confidence": 1.0, "future_use": 1.0, "active_context": 1.0,
+            "repeated": 3.0,
+            "reinforced_elsewhere": 2.0,
+            "used": 2.0,
+            "confirmed": 3.0,
+            "core_tie": 2.0,
+            "nominated": 2.0,
+            "frequent": 2.0,
+            "high_confidence": 1.0,
+            "future_use": 1.0,
+            "active_context": 1.0,
         },
         description="Weight of each signal in promotion_score; a signal not named here weighs 1.",
-    )  # fmt: skip
+    )
     promotion_repeat_min: int = Field(3, ge=2, description="Distinct days or sessions that make it repeated.")
     promotion_min_strong: int = Field(2, ge=1, description="Strong signals that alone propose a promotion.")
     promotion_min_supporting: int = Field(

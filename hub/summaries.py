@@ -16,9 +16,20 @@ from hub.models import EventCreate, Kind, memory_id_for
 # What each item takes from the summary event.
 # `private` too: a direct conversation's decisions and loops are as private as its summary.
 SHARED_FIELDS = {
-    "agent", "scope", "project", "person", "ttl_seconds", "expires_at", "channel", "chat", "private",
-    "session", "occurred_at", "confidence", "source",
-}  # fmt: skip
+    "agent",
+    "scope",
+    "project",
+    "person",
+    "ttl_seconds",
+    "expires_at",
+    "channel",
+    "chat",
+    "private",
+    "session",
+    "occurred_at",
+    "confidence",
+    "source",
+}
 
 # `~` never appears in a client's event id (see EventCreate.id), so a derived id cannot collide with one.
 SEPARATOR = "~"
@@ -64,14 +75,20 @@ def expand(event_id: str, event: EventCreate) -> list[tuple[str, EventCreate]]:
     shared["related"] = [memory_id_for(event_id)]
     items: list[tuple[Part, dict[str, Any]]] = [
         *((Part.decision, {"text": d.text, "why": d.why, "kind": Kind.decision}) for d in summary.decisions),
-        *((Part.task, {"text": t, "kind": Kind.task, "why": "completed in the session"})
-          for t in summary.tasks_completed),
-        *((Part.pattern, {"text": p.text, "evidence": p.evidence, "kind": Kind.deduced})
-          for p in summary.patterns),
+        *(
+            (Part.task, {"text": t, "kind": Kind.task, "why": "completed in the session"})
+            for t in summary.tasks_completed
+        ),
+        *(
+            (Part.pattern, {"text": p.text, "evidence": p.evidence, "kind": Kind.deduced})
+            for p in summary.patterns
+        ),
         *((Part.open_loop, {"text": o, "kind": Kind.open_loop}) for o in summary.open_loops),
-        *((Part.promote, {"text": t, "kind": Kind.fact, "why": "nominated for long-term memory"})
-          for t in summary.promote),
-    ]  # fmt: skip
+        *(
+            (Part.promote, {"text": t, "kind": Kind.fact, "why": "nominated for long-term memory"})
+            for t in summary.promote
+        ),
+    ]
     counters: dict[Part, int] = {}
     derived = []
     for part, fields in items:

@@ -72,9 +72,13 @@ def memhub_cli(
     """`memhub ARGS` run to its end, as a user types it (with `env` added to this process's); its exit
     code and output."""
     return subprocess.run(
-        [sys.executable, "-m", "hub.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+        [sys.executable, "-m", "hub.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
         env={**os.environ, **(env or {})},
-    )  # fmt: skip
+    )
 
 
 @contextmanager

@@ -241,9 +241,14 @@ def test_the_image_gets_what_it_copies_and_never_the_virtualenv_or_a_hubs_data()
         for p in ("hub/settings.py", "workers/worker.py", "clients/python/memhub_client/__init__.py")
         if _ignored(patterns, p)
     ]
-    for private in (".venv/lib/python3.11/site-packages/torch/__init__.py", "memhub-data/redis/appendonly.aof",
-                    ".git/config", "tests/conftest.py", "hub/__pycache__/cli.cpython-311.pyc",
-                    "clients/typescript/node_modules/typescript/package.json"):  # fmt: skip
+    for private in (
+        ".venv/lib/python3.11/site-packages/torch/__init__.py",
+        "memhub-data/redis/appendonly.aof",
+        ".git/config",
+        "tests/conftest.py",
+        "hub/__pycache__/cli.cpython-311.pyc",
+        "clients/typescript/node_modules/typescript/package.json",
+    ):
         assert _ignored(patterns, private), private
 
 
@@ -300,8 +305,18 @@ def test_the_dashboard_reads_only_metrics_the_hub_exports_and_shows_each() -> No
 KUBERNETES_VERSIONS = ("1.29", kubernetes_validate.utils.latest_version())
 # What KEDA's ScaledObject CRD (keda.sh/v1alpha1) knows in `spec` and requires of it and each trigger.
 # The CRD is not among the core schemas: the ScaledObject is checked against these, structurally.
-SCALED_OBJECT_SPEC = {"advanced", "cooldownPeriod", "fallback", "idleReplicaCount", "initialCooldownPeriod",
-                      "maxReplicaCount", "minReplicaCount", "pollingInterval", "scaleTargetRef", "triggers"}  # fmt: skip
+SCALED_OBJECT_SPEC = {
+    "advanced",
+    "cooldownPeriod",
+    "fallback",
+    "idleReplicaCount",
+    "initialCooldownPeriod",
+    "maxReplicaCount",
+    "minReplicaCount",
+    "pollingInterval",
+    "scaleTargetRef",
+    "triggers",
+}
 
 
 def manifests() -> list[dict[str, Any]]:
@@ -333,8 +348,14 @@ def check_scaled_object(document: dict[str, Any]) -> None:
 
 def test_every_manifest_validates_against_the_kubernetes_schemas_offline() -> None:
     documents = manifests()
-    assert {d["kind"] for d in documents} >= {"Deployment", "Service", "PodDisruptionBudget",
-                                              "HorizontalPodAutoscaler", "ScaledObject", "ConfigMap"}  # fmt: skip
+    assert {d["kind"] for d in documents} >= {
+        "Deployment",
+        "Service",
+        "PodDisruptionBudget",
+        "HorizontalPodAutoscaler",
+        "ScaledObject",
+        "ConfigMap",
+    }
     for document in documents:
         if document["kind"] == "ScaledObject":
             check_scaled_object(document)
@@ -360,8 +381,11 @@ def test_the_workers_scale_on_the_lag_of_the_group_they_read() -> None:
     keys = Keys(Settings().redis_prefix)
     workers = manifest("Deployment", "memhub-worker")
     # Exactly one autoscaler is applied: the base manifest has none of its own.
-    assert not [d for d in yaml.safe_load_all((ROOT / "deploy/k8s/memhub.yaml").read_text())
-                if d["kind"] in ("HorizontalPodAutoscaler", "ScaledObject")]  # fmt: skip
+    assert not [
+        d
+        for d in yaml.safe_load_all((ROOT / "deploy/k8s/memhub.yaml").read_text())
+        if d["kind"] in ("HorizontalPodAutoscaler", "ScaledObject")
+    ]
 
     scaled = manifest("ScaledObject", "memhub-worker")["spec"]
     assert scaled["scaleTargetRef"]["name"] == workers["metadata"]["name"]

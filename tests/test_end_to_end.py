@@ -28,8 +28,10 @@ def test_two_agents_share_memory_within_scopes(make_agent: Callable[..., Memhub]
     # Each agent finds the other's global memories, with where they came from.
     peanut = wa.search("what is Netanel allergic to?")[0]
     assert (peanut.text, peanut.agent, peanut.channel) == (
-        "Netanel is allergic to peanuts", "tg-assistant", "telegram",
-    )  # fmt: skip
+        "Netanel is allergic to peanuts",
+        "tg-assistant",
+        "telegram",
+    )
     assert peanut.source == "telegram:msg:881"
     assert tg.search("when does Netanel finish work?")[0].text == "Netanel works until 20:00 on weekdays"
 

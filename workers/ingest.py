@@ -80,8 +80,13 @@ def drain(ctx: JobContext) -> dict[str, Any]:
     services = ctx.services
     report = drain_stream(services, consumer=consumer_name(), stopping=ctx.stopping)
     if report.stored:
-        request_indexing(services.redis, services.background_queue, services.keys, services.store,
-                         threshold=services.settings.store_index_threshold)  # fmt: skip
+        request_indexing(
+            services.redis,
+            services.background_queue,
+            services.keys,
+            services.store,
+            threshold=services.settings.store_index_threshold,
+        )
     return report.as_dict()
 
 
@@ -217,8 +222,14 @@ def ingest_batch(
             # Written to the stream by hand, past the SDK's and the API's screen: the id would become a
             # Redis key and the memory's event_id. Refused under its redacted form, the only one kept.
             error = f"id: {SecretError(secret)}"
-            dead_letter(pipe, keys, event_id=redact(event_id, secret), status=EventState.rejected, error=error,
-                        raw=redact_raw(raw))  # fmt: skip
+            dead_letter(
+                pipe,
+                keys,
+                event_id=redact(event_id, secret),
+                status=EventState.rejected,
+                error=error,
+                raw=redact_raw(raw),
+            )
             report.rejected += 1
             rejected.append("secret")
             continue
@@ -294,10 +305,18 @@ def ingest_batch(
     took = (time.perf_counter() - started) * 1000
     # One line a batch; its request id is the drain job's (`workers.worker.MemhubWorker.perform_job`).
     log.info(
-        "batch of %d events: %d stored, %d refused, %.0f ms", len(entries), len(accepted), len(rejected), took,
-        extra={"events": len(entries), "stored": len(accepted), "rejected": len(rejected),
-               "duration_ms": round(took, 1)},
-    )  # fmt: skip
+        "batch of %d events: %d stored, %d refused, %.0f ms",
+        len(entries),
+        len(accepted),
+        len(rejected),
+        took,
+        extra={
+            "events": len(entries),
+            "stored": len(accepted),
+            "rejected": len(rejected),
+            "duration_ms": round(took, 1),
+        },
+    )
     report.batches += 1
     report.batch_sizes.append(len(entries))
     report.stored += len(fresh)

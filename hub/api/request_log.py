@@ -47,6 +47,10 @@ class RequestLog:
                 took = (time.perf_counter() - started) * 1000
                 method, path = scope["method"], scope["path"]
                 log.info(
-                    "%s %s %d %.1f ms", method, path, status, took,
+                    "%s %s %d %.1f ms",
+                    method,
+                    path,
+                    status,
+                    took,
                     extra={"method": method, "path": path, "status": status, "duration_ms": round(took, 1)},
-                )  # fmt: skip
+                )

@@ -64,14 +64,32 @@ class EventsCreate(BaseModel):
         extra="forbid",
         json_schema_extra={
             "examples": [
-                {"events": [{"text": "Netanel works until 20:00", "agent": "wa-assistant",
-                             "channel": "whatsapp", "source": "wa:msg:1841"}]},
-                {"events": [{"text": "Dana's son starts school on 1 September", "agent": "tg-assistant",
-                             "channel": "telegram", "scope": "person", "person": "Dana",
-                             "kind": "fact", "confidence": "high"}]},
+                {
+                    "events": [
+                        {
+                            "text": "Netanel works until 20:00",
+                            "agent": "wa-assistant",
+                            "channel": "whatsapp",
+                            "source": "wa:msg:1841",
+                        }
+                    ]
+                },
+                {
+                    "events": [
+                        {
+                            "text": "Dana's son starts school on 1 September",
+                            "agent": "tg-assistant",
+                            "channel": "telegram",
+                            "scope": "person",
+                            "person": "Dana",
+                            "kind": "fact",
+                            "confidence": "high",
+                        }
+                    ]
+                },
             ]
         },
-    )  # fmt: skip
+    )
 
     events: list[EventCreate] = Field(min_length=1, max_length=MAX_BATCH_EVENTS)
 
@@ -111,11 +129,17 @@ class SearchRequest(BaseModel):
         json_schema_extra={
             "examples": [
                 {"query": "when does Netanel finish work?", "agent": "tg-assistant", "channel": "telegram"},
-                {"query": "school", "agent": "wa-assistant", "person": "Dana", "chat_type": "group",
-                 "recency": 30, "limit": 5},
+                {
+                    "query": "school",
+                    "agent": "wa-assistant",
+                    "person": "Dana",
+                    "chat_type": "group",
+                    "recency": 30,
+                    "limit": 5,
+                },
             ]
         },
-    )  # fmt: skip
+    )
 
     query: str = Field(min_length=1, max_length=2_000)
     agent: Name = Field(description="The agent asking.")

@@ -144,18 +144,28 @@ def merge(store: MemoryStore, plan: MergePlan, *, now: datetime, stale_before: d
         fields["state"] = State.active
         changes["state"] = [State.stale.value, State.active.value]
     change = Change(
-        at=now, action="merged", by=BY, changes=changes,
+        at=now,
+        action="merged",
+        by=BY,
+        changes=changes,
         note="near-duplicates folded in: " + "; ".join(f"{c.id} ({c.agent}): {c.text}" for c in copies),
-    )  # fmt: skip
+    )
     store.update(canonical.id, {**fields, "history": _record(canonical, change)})
     for copy in copies:
         change = Change(
-            at=now, action="merged", by=BY, note=f"near-duplicate of {canonical.id}: {canonical.text}",
-            changes={"state": [copy.state.value, State.superseded.value],
-                     "superseded_by": [copy.superseded_by, canonical.id]},
-        )  # fmt: skip
-        store.update(copy.id, {"state": State.superseded, "superseded_by": canonical.id,
-                               "history": _record(copy, change)})  # fmt: skip
+            at=now,
+            action="merged",
+            by=BY,
+            note=f"near-duplicate of {canonical.id}: {canonical.text}",
+            changes={
+                "state": [copy.state.value, State.superseded.value],
+                "superseded_by": [copy.superseded_by, canonical.id],
+            },
+        )
+        store.update(
+            copy.id,
+            {"state": State.superseded, "superseded_by": canonical.id, "history": _record(copy, change)},
+        )
     return skipped
 
 
@@ -164,8 +174,13 @@ def mark_stale(store: MemoryStore, memory_id: str, *, before: datetime, now: dat
     if memory is None or memory.state is not State.active or memory.last_verified >= before:
         return False
     note = f"last verified {memory.last_verified:%Y-%m-%d}"
-    change = Change(at=now, action="marked_stale", by=BY, note=note,
-                    changes={"state": [memory.state.value, State.stale.value]})  # fmt: skip
+    change = Change(
+        at=now,
+        action="marked_stale",
+        by=BY,
+        note=note,
+        changes={"state": [memory.state.value, State.stale.value]},
+    )
     store.update(memory_id, {"state": State.stale, "history": _record(memory, change)})
     return True
 
@@ -174,8 +189,9 @@ def demote(store: MemoryStore, memory_id: str, *, note: str, now: datetime) -> b
     memory = _one(store, memory_id)
     if memory is None or memory.tier is not Tier.core or memory.state not in LIVE:
         return False
-    change = Change(at=now, action="demoted", by=BY, note=note,
-                    changes={"tier": [Tier.core.value, Tier.archival.value]})  # fmt: skip
+    change = Change(
+        at=now, action="demoted", by=BY, note=note, changes={"tier": [Tier.core.value, Tier.archival.value]}
+    )
     store.update(memory_id, {"tier": Tier.archival, "history": _record(memory, change)})
     return True
 

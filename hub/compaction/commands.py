@@ -56,13 +56,15 @@ def summary(job: CompactionJob) -> str:
     verb = "would" if report.dry_run else "did"
     before, after, budget = report.core_before, report.core_after, report.budget
     what = f"compaction of {job.agent}" + (" (dry run)" if report.dry_run else "")
-    return "\n".join([
-        f"{what}: {verb} purge {len(report.purge)} expired, mark {len(report.mark_stale)} stale, merge "
-        f"{merged} near-duplicates into {len(report.merge)}, demote {len(report.demote)} to archival",
-        f"core: {before.words} words, {before.lines} lines -> {after.words} words, {after.lines} lines "
-        f"(budget {budget.words} words, {budget.lines} lines)",
-        *([f"skipped (changed meanwhile): {', '.join(report.skipped)}"] if report.skipped else []),
-    ])  # fmt: skip
+    return "\n".join(
+        [
+            f"{what}: {verb} purge {len(report.purge)} expired, mark {len(report.mark_stale)} stale, merge "
+            f"{merged} near-duplicates into {len(report.merge)}, demote {len(report.demote)} to archival",
+            f"core: {before.words} words, {before.lines} lines -> {after.words} words, {after.lines} lines "
+            f"(budget {budget.words} words, {budget.lines} lines)",
+            *([f"skipped (changed meanwhile): {', '.join(report.skipped)}"] if report.skipped else []),
+        ]
+    )
 
 
 def cmd_maintenance(args: argparse.Namespace) -> int:
@@ -72,8 +74,10 @@ def cmd_maintenance(args: argparse.Namespace) -> int:
         with Memhub(url, agent=args.agent, api_key=args.api_key) as client:
             job = follow_compaction(client, dry_run=args.dry_run)
     except httpx.TransportError as exc:
-        print(f"memhub maintenance: the hub at {url} did not answer ({exc}); is `memhub up` running?",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"memhub maintenance: the hub at {url} did not answer ({exc}); is `memhub up` running?",
+            file=sys.stderr,
+        )
         return 2
     except MemhubError as exc:
         # No such agent (the hub names the agents it knows) or job: the hub's one line says it all.

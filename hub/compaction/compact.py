@@ -21,9 +21,16 @@ def compact(
 ) -> Compaction:
     """Purge expired memories, merge near-duplicates, mark stale ones, demote core over budget."""
     plan = make_plan(
-        store=services.store, redis=services.redis, keys=services.keys, embedder=services.embedder,
-        judge=services.judge, settings=services.settings, agent=agent, now=now or utcnow(), progress=progress,
-    )  # fmt: skip
+        store=services.store,
+        redis=services.redis,
+        keys=services.keys,
+        embedder=services.embedder,
+        judge=services.judge,
+        settings=services.settings,
+        agent=agent,
+        now=now or utcnow(),
+        progress=progress,
+    )
     if dry_run:
         return plan
     return apply_plan(

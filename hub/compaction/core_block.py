@@ -160,10 +160,16 @@ def render_core(
         lines.append(pointer(archived + len(left_out)))
     markdown = "\n".join(lines) + "\n"
     return CoreBlock(
-        agent=agent, markdown=markdown, words=len(markdown.split()), lines=len(lines), budget=budget,
-        memory_ids=[m.id for m in shown], left_out=[m.id for m in left_out], archived=archived,
+        agent=agent,
+        markdown=markdown,
+        words=len(markdown.split()),
+        lines=len(lines),
+        budget=budget,
+        memory_ids=[m.id for m in shown],
+        left_out=[m.id for m in left_out],
+        archived=archived,
         conflicts={m.id: list(disputed[m.id]) for m in shown if disputed.get(m.id)},
-    )  # fmt: skip
+    )
 
 
 def read_core(
@@ -182,8 +188,15 @@ def read_core(
     none `private` to direct conversations when `exclude_private` (a session in a group chat)."""
 
     def visible(tier: Tier) -> MemoryFilter:
-        return MemoryFilter(now=now, person=person, project=project, agents=frozenset({agent}),
-                            tiers=frozenset({tier}), states=LIVE, exclude_private=exclude_private)  # fmt: skip
+        return MemoryFilter(
+            now=now,
+            person=person,
+            project=project,
+            agents=frozenset({agent}),
+            tiers=frozenset({tier}),
+            states=LIVE,
+            exclude_private=exclude_private,
+        )
 
     core = list(scroll_all(store, visible(Tier.core)))
     archived = store.count(visible(Tier.archival))
@@ -200,10 +213,16 @@ def agents_over_budget(
         cores[memory.agent].append(memory)
     over = []
     for agent, core in sorted(cores.items()):
-        archival = MemoryFilter(now=now, all_scopes=True, agents=frozenset({agent}),
-                                tiers=frozenset({Tier.archival}), states=LIVE)  # fmt: skip
-        _, left_out = split_core(core, agent, settings.core_budget(agent), archived=store.count(archival),
-                                 disputed=disputed_of(redis, keys, core))  # fmt: skip
+        archival = MemoryFilter(
+            now=now, all_scopes=True, agents=frozenset({agent}), tiers=frozenset({Tier.archival}), states=LIVE
+        )
+        _, left_out = split_core(
+            core,
+            agent,
+            settings.core_budget(agent),
+            archived=store.count(archival),
+            disputed=disputed_of(redis, keys, core),
+        )
         if left_out:
             over.append(agent)
     return over

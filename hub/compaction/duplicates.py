@@ -74,8 +74,9 @@ def find_groups(
     flt = MemoryFilter(now=now, all_scopes=True, states=LIVE)
     vectors = embedder.encode([m.text for m in memories])
     for done, (memory, vector) in enumerate(zip(memories, vectors, strict=True), start=1):
-        query = SearchQuery(dense=vector.tolist(), sparse=NO_TERMS, filter=flt, limit=candidates + 1,
-                            mode=SearchMode.dense)  # fmt: skip
+        query = SearchQuery(
+            dense=vector.tolist(), sparse=NO_TERMS, filter=flt, limit=candidates + 1, mode=SearchMode.dense
+        )
         for hit in store.search(query):
             other = hit.memory
             if other.id != memory.id and hit.score >= threshold and may_merge(memory, other):

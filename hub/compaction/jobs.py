@@ -56,9 +56,14 @@ class CompactionJob(BaseModel):
 def enqueue_compaction(queue: Queue, request: CompactionRequest, *, reason: str = "manual") -> Job:
     meta = {"agent": request.agent, "dry_run": request.dry_run, "reason": reason}
     return queue.enqueue(
-        COMPACT_JOB, kwargs=request.model_dump(), job_timeout=JOB_TIMEOUT, result_ttl=RESULT_TTL,
-        failure_ttl=RESULT_TTL, meta=meta, description=f"compaction of {request.agent} ({reason})",
-    )  # fmt: skip
+        COMPACT_JOB,
+        kwargs=request.model_dump(),
+        job_timeout=JOB_TIMEOUT,
+        result_ttl=RESULT_TTL,
+        failure_ttl=RESULT_TTL,
+        meta=meta,
+        description=f"compaction of {request.agent} ({reason})",
+    )
 
 
 def enqueue_compactions(
@@ -88,12 +93,15 @@ def read_job(redis: Redis, job_id: str) -> CompactionJob | None:
     result = job.return_value() if status == JobStatus.FINISHED else None
     latest = job.latest_result() if status == JobStatus.FAILED else None
     return CompactionJob(
-        id=job.id, agent=job.kwargs.get("agent", ""), dry_run=bool(job.kwargs.get("dry_run")),
-        reason=job.meta.get("reason"), status=str(status.value if status else "unknown"),
+        id=job.id,
+        agent=job.kwargs.get("agent", ""),
+        dry_run=bool(job.kwargs.get("dry_run")),
+        reason=job.meta.get("reason"),
+        status=str(status.value if status else "unknown"),
         progress=JobProgress.model_validate(job.meta.get("progress", {})),
         result=Compaction.model_validate(result) if result is not None else None,
         error=latest.exc_string if latest is not None else None,
-    )  # fmt: skip
+    )
 
 
 def drop_reports_quoting(queue: Queue, words: Sequence[str]) -> list[str]:

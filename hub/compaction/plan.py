@@ -85,9 +85,15 @@ def make_plan(
     purged = {m.id for m in expired}
     live = [m for m in everything if m.state in LIVE and m.id not in purged]
     groups = find_groups(
-        live, store=store, embedder=embedder, judge=judge, threshold=settings.compaction_merge_similarity,
-        candidates=settings.compaction_candidates, now=now, progress=progress,
-    )  # fmt: skip
+        live,
+        store=store,
+        embedder=embedder,
+        judge=judge,
+        threshold=settings.compaction_merge_similarity,
+        candidates=settings.compaction_candidates,
+        now=now,
+        progress=progress,
+    )
 
     # The agent's memories as the merges leave them: a canonical memory is as recently verified as its
     # freshest copy, and a copy in core only ever merges into its own agent's core memory.
@@ -107,15 +113,27 @@ def make_plan(
     kept, demoted = split_core(core, agent, budget, archived=archived, disputed=in_conflict)
 
     return Compaction(
-        agent=agent, at=now, dry_run=True, budget=budget,
-        purge=sorted(purged), stale_before=cutoff, mark_stale=[m.id for m in stale],
+        agent=agent,
+        at=now,
+        dry_run=True,
+        budget=budget,
+        purge=sorted(purged),
+        stale_before=cutoff,
+        mark_stale=[m.id for m in stale],
         merge=[
-            MergePlan(canonical=g.canonical.id, merged=[c.id for c in g.copies],
-                      texts=[g.canonical.text, *(c.text for c in g.copies)])
+            MergePlan(
+                canonical=g.canonical.id,
+                merged=[c.id for c in g.copies],
+                texts=[g.canonical.text, *(c.text for c in g.copies)],
+            )
             for g in groups
         ],
         demote=[m.id for m in demoted],
-        core_before=core_size(agent, [m for m in live if m.tier is Tier.core],
-                              archived=sum(1 for m in live if m.tier is Tier.archival), disputed=in_conflict),
+        core_before=core_size(
+            agent,
+            [m for m in live if m.tier is Tier.core],
+            archived=sum(1 for m in live if m.tier is Tier.archival),
+            disputed=in_conflict,
+        ),
         core_after=core_size(agent, kept, archived=archived + len(demoted), disputed=in_conflict),
-    )  # fmt: skip
+    )

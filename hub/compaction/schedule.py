@@ -65,8 +65,9 @@ class ZonedCronJob(CronJob):
         """Enqueue the job and record it in the cron job's history, in one round trip (as RQ does)."""
         queue = make_queue(connection, self.queue_name)
         with connection.pipeline() as pipeline:
-            job = queue.enqueue(self.func_name, args=self.args, kwargs=self.kwargs, **self.job_options,
-                                pipeline=pipeline)  # fmt: skip
+            job = queue.enqueue(
+                self.func_name, args=self.args, kwargs=self.kwargs, **self.job_options, pipeline=pipeline
+            )
             assert job.enqueued_at is not None
             stamp = job.enqueued_at.timestamp()
             pipeline.zadd(self.job_history_key, {job.id: stamp})
@@ -110,10 +111,18 @@ def build_scheduler(settings: Settings, redis: Redis) -> HubCronScheduler:
         ("nightly-review", settings.nightly_review_cron, REVIEW_JOB),
         ("weekly-compaction", settings.weekly_compaction_cron, WEEKLY_JOB),
     ):
-        scheduler.add(ZonedCronJob(
-            zone=zone, name=f"{settings.queue_name}:{name}", queue_name=settings.queue_name, func_name=func,
-            cron=cron, job_timeout=JOB_TIMEOUT, result_ttl=RESULT_TTL, failure_ttl=RESULT_TTL,
-        ))  # fmt: skip
+        scheduler.add(
+            ZonedCronJob(
+                zone=zone,
+                name=f"{settings.queue_name}:{name}",
+                queue_name=settings.queue_name,
+                func_name=func,
+                cron=cron,
+                job_timeout=JOB_TIMEOUT,
+                result_ttl=RESULT_TTL,
+                failure_ttl=RESULT_TTL,
+            )
+        )
     return scheduler
 
 

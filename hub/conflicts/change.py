@@ -71,8 +71,17 @@ _CUES = re.compile(
 )
 _WORD = re.compile(r"[^\W\d_]+")  # letters, "Jürgen" whole
 # Verbs that report one change: "Netanel quit smoking in 2019" restates "Netanel stopped smoking in 2019".
-_ONE_CHANGE = {"quit": "stop", "stopped": "stop", "ended": "stop", "relocated": "moved", "swapped": "switched",
-               "increased": "raised", "reduced": "lowered", "canceled": "cancelled", "cancel": "cancelled"}  # fmt: skip
+_ONE_CHANGE = {
+    "quit": "stop",
+    "stopped": "stop",
+    "ended": "stop",
+    "relocated": "moved",
+    "swapped": "switched",
+    "increased": "raised",
+    "reduced": "lowered",
+    "canceled": "cancelled",
+    "cancel": "cancelled",
+}
 _POSSESSOR = re.compile(r"\w+(?:'s|s')", re.IGNORECASE)
 # A day or a month alone is no topic: "works until 17:00 on Thursdays since March" is not about the
 # dentist appointment on Thursday.

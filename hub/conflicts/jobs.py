@@ -23,6 +23,11 @@ def enqueue_review(
     if events_by_memory:
         payload = {memory_id: sorted(set(events)) for memory_id, events in sorted(events_by_memory.items())}
         queue.enqueue(
-            REVIEW_JOB, payload, job_timeout=600, result_ttl=60, failure_ttl=24 * 3600, retry=retry_policy(),
+            REVIEW_JOB,
+            payload,
+            job_timeout=600,
+            result_ttl=60,
+            failure_ttl=24 * 3600,
+            retry=retry_policy(),
             pipeline=pipeline,
-        )  # fmt: skip
+        )

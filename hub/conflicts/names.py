@@ -22,9 +22,18 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 _PET_ENDINGS = ("chen", "lein", "erl", "y", "i")
 # Words that are words before they are names: never read as a nickname of one.
 _WORDS = (
-    lx.STOPWORDS | lx.LEADING_SKIP | lx.NEGATORS | lx.UPDATE_CUES | lx.VERBS | lx.PERSON_NOUNS
-    | set(lx.SYNONYMS) | set(lx.WEEKDAYS) | set(lx.MONTHS) | set(lx.NUMBER_WORDS) | set(lx.CLASS_OF)
-)  # fmt: skip
+    lx.STOPWORDS
+    | lx.LEADING_SKIP
+    | lx.NEGATORS
+    | lx.UPDATE_CUES
+    | lx.VERBS
+    | lx.PERSON_NOUNS
+    | set(lx.SYNONYMS)
+    | set(lx.WEEKDAYS)
+    | set(lx.MONTHS)
+    | set(lx.NUMBER_WORDS)
+    | set(lx.CLASS_OF)
+)
 # Endings that make one name of another: a sister's, not a pet name ("Paula" of Paul).
 _MADE_FROM = {"a", "e", "ia", "ina", "ine", "ette"}
 _MIN_PET_STEM = 3  # "Maxi" for Max; "Kai" is no pet name of Katrin

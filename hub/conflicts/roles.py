@@ -16,11 +16,30 @@ from hub.conflicts.text import Parsed
 from hub.conflicts.tokens import canon
 
 # Roles one person holds at a time, for one possessor.
-ONE_HOLDER = frozenset({
-    "dentist", "doctor", "gp", "pediatrician", "paediatrician", "boss", "manager", "landlord", "landlady",
-    "nanny", "babysitter", "cleaner", "accountant", "lawyer", "therapist", "vet", "husband", "wife",
-    "mother", "father",
-})  # fmt: skip
+ONE_HOLDER = frozenset(
+    {
+        "dentist",
+        "doctor",
+        "gp",
+        "pediatrician",
+        "paediatrician",
+        "boss",
+        "manager",
+        "landlord",
+        "landlady",
+        "nanny",
+        "babysitter",
+        "cleaner",
+        "accountant",
+        "lawyer",
+        "therapist",
+        "vet",
+        "husband",
+        "wife",
+        "mother",
+        "father",
+    }
+)
 # After the holder's name: "is <whose> [family|regular|new|usual] <role>", the role ending its clause.
 _HOLDS = (
     r"\W+(?:is|was)\s+(?P<whose>the\s+family|our|my|(?P<poss>[A-Z][\w-]*(?:\s[A-Z][\w-]*)?)'s)"

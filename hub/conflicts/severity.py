@@ -29,22 +29,109 @@ from hub.conflicts.values import Value
 # (so "tea" does not catch "team").
 # The foods that cause most severe allergic reactions count on their own: "Noa can't have peanuts"
 # names no allergy, and whether she now can is the owner's to say.
-_HEALTH = ("allerg", "medic", "mg", "insulin", "asthma", "inhaler", "blood", "diagnos", "pregnan", "celiac",
-           "coeliac", "intoleran", "vaccin", "shot", "epipen", "diabet", "surgery", "prescription",
-           "hearing", "seizure", "epilep", "pill", "antibiotic", "penicillin", "gluten", "lactose",
-           "disease", "symptom", "therapy", "chemo", "cholesterol", "anaphyla", "peanut", "nut", "nuts",
-           "sesame", "shellfish")  # fmt: skip
-_MONEY = ("rent", "salary", "salaries", "mortgage", "bill", "debt", "owe", "loan", "account",
-          "budget", "allowance", "credit", "insur", "pay", "tax", "invoice", "pension", "saving",
-          "invest", "refund", "deposit", "shekel", "dollar", "euro")  # fmt: skip
-_SAFETY = ("alarm", "key", "emergency", "booster", "carseat", "alone", "gas", "smoke", "lock", "seatbelt",
-           "helmet", "weapon", "poison")  # fmt: skip
+_HEALTH = (
+    "allerg",
+    "medic",
+    "mg",
+    "insulin",
+    "asthma",
+    "inhaler",
+    "blood",
+    "diagnos",
+    "pregnan",
+    "celiac",
+    "coeliac",
+    "intoleran",
+    "vaccin",
+    "shot",
+    "epipen",
+    "diabet",
+    "surgery",
+    "prescription",
+    "hearing",
+    "seizure",
+    "epilep",
+    "pill",
+    "antibiotic",
+    "penicillin",
+    "gluten",
+    "lactose",
+    "disease",
+    "symptom",
+    "therapy",
+    "chemo",
+    "cholesterol",
+    "anaphyla",
+    "peanut",
+    "nut",
+    "nuts",
+    "sesame",
+    "shellfish",
+)
+_MONEY = (
+    "rent",
+    "salary",
+    "salaries",
+    "mortgage",
+    "bill",
+    "debt",
+    "owe",
+    "loan",
+    "account",
+    "budget",
+    "allowance",
+    "credit",
+    "insur",
+    "pay",
+    "tax",
+    "invoice",
+    "pension",
+    "saving",
+    "invest",
+    "refund",
+    "deposit",
+    "shekel",
+    "dollar",
+    "euro",
+)
+_SAFETY = (
+    "alarm",
+    "key",
+    "emergency",
+    "booster",
+    "carseat",
+    "alone",
+    "gas",
+    "smoke",
+    "lock",
+    "seatbelt",
+    "helmet",
+    "weapon",
+    "poison",
+)
 _LEGAL = ("passport", "visa", "contract", "custody", "court", "lawsuit", "citizenship", "lawyer", "permit")
 _FAMILY_FRAME = ("<kinship>", "<marital>", "kid")
 # "remind", not "want" or "wish": a wish carries schedules too ("Dana wants to be picked up at 16:00"),
 # which graded low would be settled automatically.
-_LOW = ("like", "remind", "painted", "taste", "flavour", "coffee", "tea", "steak", "music",
-        "song", "movie", "cartoon", "novel", "hobby", "style", "outfit", "hair")  # fmt: skip
+_LOW = (
+    "like",
+    "remind",
+    "painted",
+    "taste",
+    "flavour",
+    "coffee",
+    "tea",
+    "steak",
+    "music",
+    "song",
+    "movie",
+    "cartoon",
+    "novel",
+    "hobby",
+    "style",
+    "outfit",
+    "hair",
+)
 
 
 def _hits(words: Iterable[str], stems: tuple[str, ...]) -> bool:
@@ -66,10 +153,13 @@ def grade(
     # are written capitalised ("Penicillin", "EpiPen", "Visa").
     names = {key for v in (*a.values, *b.values) if v.kind == "name" for key in v.keys}
     if (
-        money or licence or _hits(words, _HEALTH + _LEGAL) or _hits(words - names, _MONEY + _SAFETY)
+        money
+        or licence
+        or _hits(words, _HEALTH + _LEGAL)
+        or _hits(words - names, _MONEY + _SAFETY)
         or _hits(a.frame | b.frame, _FAMILY_FRAME)
         or any(v.kind in ("class:kinship", "class:marital", "blood") for v in changed)
-    ):  # fmt: skip
+    ):
         return "high"
     if _hits(a.frame | b.frame, _LOW) or any(v.kind == "class:colour" for v in changed):
         return "low"

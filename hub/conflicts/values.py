@@ -32,9 +32,19 @@ Finder = Callable[[Sequence[Token], set[int], set[int]], list[Value]]
 _TIME_PREPS = {"at", "until", "till", "by", "from", "before", "after", "around", "to"}
 _MARKERS = {"am": "am", "a.m.": "am", "pm": "pm", "p.m.": "pm"}
 _EVENING = {"evening", "afternoon", "night"}
-_CLASS_CANON = {"remotely": "remote", "indoors": "indoor", "inside": "indoor", "outdoors": "outdoor",
-                "outside": "outdoor", "eldest": "older", "elder": "older", "oldest": "older",
-                "youngest": "younger", "weekdays": "weekday", "weekends": "weekend"}  # fmt: skip
+_CLASS_CANON = {
+    "remotely": "remote",
+    "indoors": "indoor",
+    "inside": "indoor",
+    "outdoors": "outdoor",
+    "outside": "outdoor",
+    "eldest": "older",
+    "elder": "older",
+    "oldest": "older",
+    "youngest": "younger",
+    "weekdays": "weekday",
+    "weekends": "weekend",
+}
 _DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
 _NOT_ORDINAL_AFTER = {"week", "weeks", "month", "months", "year", "years", "night", "time", "weekend"}
 
@@ -309,9 +319,15 @@ def _names(tokens: Sequence[Token], used: set[int], skip: set[int]) -> list[Valu
 
     for i, tok in enumerate(tokens):
         is_name = (
-            i > 0 and tok.cap and tok.kind == "word" and i not in used and i not in skip
-            and tok.low != "i" and tok.low not in lx.WEEKDAYS and tok.low not in lx.MONTHS
-        )  # fmt: skip
+            i > 0
+            and tok.cap
+            and tok.kind == "word"
+            and i not in used
+            and i not in skip
+            and tok.low != "i"
+            and tok.low not in lx.WEEKDAYS
+            and tok.low not in lx.MONTHS
+        )
         if is_name:
             group.append(i)
         else:
@@ -338,8 +354,17 @@ def _occasion(tokens: Sequence[Token], start: int) -> bool:
 
 # Order matters: money before bare numbers, times and dates before ordinals, names last.
 FINDERS: tuple[Finder, ...] = (
-    _contacts, _money, _dates, _times, _frequencies, _numbers, _weekdays, _classes, _preferences, _names,
-)  # fmt: skip
+    _contacts,
+    _money,
+    _dates,
+    _times,
+    _frequencies,
+    _numbers,
+    _weekdays,
+    _classes,
+    _preferences,
+    _names,
+)
 
 
 def extract(tokens: Sequence[Token], skip: set[int]) -> tuple[list[Value], set[int]]:

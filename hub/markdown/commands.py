@@ -49,16 +49,24 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         with _client(args) as hub:
             report = import_workspace(
-                args.path, hub=hub, layout=layout, dry_run=args.dry_run,
-                wait=not args.no_wait, timeout=args.timeout, progress=not args.quiet,
-            )  # fmt: skip
+                args.path,
+                hub=hub,
+                layout=layout,
+                dry_run=args.dry_run,
+                wait=not args.no_wait,
+                timeout=args.timeout,
+                progress=not args.quiet,
+            )
     except MemhubError as exc:  # it answered: a key it does not know, or one without the grants
         print(f"memhub import: the hub refused: {exc}", file=sys.stderr)
         return 2
     except (httpx.TransportError, NotAcknowledged) as exc:
         # An entry's id comes from its agent, file and text: importing again stores each once.
-        print(f"memhub import: the hub did not answer ({exc}); is `memhub up` running? Importing again "
-              "stores each memory once", file=sys.stderr)  # fmt: skip
+        print(
+            f"memhub import: the hub did not answer ({exc}); is `memhub up` running? Importing again "
+            "stores each memory once",
+            file=sys.stderr,
+        )
         return 2
     # The zone says how times written without one were read: the wrong one shifts every session.
     print(f"memhub import of {args.path} as {args.agent} (times in {layout.timezone}): {report.summary()}")

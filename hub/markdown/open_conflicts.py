@@ -28,8 +28,13 @@ def render_open_conflicts(conflicts: Iterable[Conflict], rendering: Rendering) -
             continue
         texts = [clean(p.memory.text) for p in placed if p is not None]
         where = " and ".join(p.ref.path for p in placed if p is not None)
-        lines = [f"## {' / '.join(texts)}", "", f"- Severity: {conflict.severity.value}",
-                 f"- Why: {clean(conflict.reason)}", f"- In: {where}"]  # fmt: skip
+        lines = [
+            f"## {' / '.join(texts)}",
+            "",
+            f"- Severity: {conflict.severity.value}",
+            f"- Why: {clean(conflict.reason)}",
+            f"- In: {where}",
+        ]
         blocks.append(((*texts, where), lines))
     if not blocks:
         return None

@@ -205,15 +205,27 @@ def _read_file(
             continue
         day = entry.day or base.day  # None: the line and its file say no date
         fields: dict[str, Any] = {
-            "id": event_id, "text": entry.text, "agent": agent, "kind": kind,
-            "evidence": list(entry.evidence), "tier": base.tier, "scope": base.scope,
-            "project": base.project, "person": base.person,
-            "channel": base.channel or channel, "chat": base.chat, "session": item.session,
-            "private": entry.private, "nature": _nature(ref, kind, section),
-            "occurred_at": _occurred_at(day, item.when, tz), "source": source,
+            "id": event_id,
+            "text": entry.text,
+            "agent": agent,
+            "kind": kind,
+            "evidence": list(entry.evidence),
+            "tier": base.tier,
+            "scope": base.scope,
+            "project": base.project,
+            "person": base.person,
+            "channel": base.channel or channel,
+            "chat": base.chat,
+            "session": item.session,
+            "private": entry.private,
+            "nature": _nature(ref, kind, section),
+            "occurred_at": _occurred_at(day, item.when, tz),
+            "source": source,
             "why": why_for(ref.path, item.section, tags, undated=day is None),
-            "origin": Origin(path=ref.path, section=item.section, line=item.line, tags=tags, undated=day is None),
-        }  # fmt: skip
+            "origin": Origin(
+                path=ref.path, section=item.section, line=item.line, tags=tags, undated=day is None
+            ),
+        }
         try:
             # The hub's own screen: a line it would refuse for a secret is skipped here, not sent.
             event = screen(EventCreate.model_validate({k: v for k, v in fields.items() if v is not None}))

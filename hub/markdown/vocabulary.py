@@ -78,19 +78,31 @@ def section_key(name: str) -> str:
 # daily log as in a project file. Export writes the known name.
 _ALIASES: dict[FileKind, dict[str, str]] = {
     FileKind.daily: {
-        "decisions": "Decisions made", "key decisions": "Decisions made",
-        "done": "Tasks completed", "completed": "Tasks completed", "tasks done": "Tasks completed",
+        "decisions": "Decisions made",
+        "key decisions": "Decisions made",
+        "done": "Tasks completed",
+        "completed": "Tasks completed",
+        "tasks done": "Tasks completed",
         "completed tasks": "Tasks completed",
-        "todo": "Open loops", "to do": "Open loops", "to-do": "Open loops", "open items": "Open loops",
+        "todo": "Open loops",
+        "to do": "Open loops",
+        "to-do": "Open loops",
+        "open items": "Open loops",
         "patterns": "Deduced patterns",
-        "promote": "Promote?", "promote to memory.md": "Promote?", "promote to long-term memory": "Promote?",
+        "promote": "Promote?",
+        "promote to memory.md": "Promote?",
+        "promote to long-term memory": "Promote?",
     },
     FileKind.project: {
-        "decisions": "Key decisions", "decisions made": "Key decisions",
-        "todo": "Open loops", "to do": "Open loops", "to-do": "Open loops", "open items": "Open loops",
+        "decisions": "Key decisions",
+        "decisions made": "Key decisions",
+        "todo": "Open loops",
+        "to do": "Open loops",
+        "to-do": "Open loops",
+        "open items": "Open loops",
         "current status": "Status",
     },
-}  # fmt: skip
+}
 
 
 def canonical_section(kind: FileKind, name: str) -> str:

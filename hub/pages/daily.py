@@ -101,8 +101,12 @@ def _done(memory: Memory) -> bool:
     return memory.state is State.resolved or part_of(memory.event_id) is Part.task
 
 
-SECTIONS = (("Decisions", Kind.decision), ("Tasks", Kind.task), ("Patterns noticed", Kind.deduced),
-            ("Open loops", Kind.open_loop))  # fmt: skip
+SECTIONS = (
+    ("Decisions", Kind.decision),
+    ("Tasks", Kind.task),
+    ("Patterns noticed", Kind.deduced),
+    ("Open loops", Kind.open_loop),
+)
 
 
 def render(day: date, memories: list[Memory], *, agent: str | None, zone: tzinfo = UTC) -> DailyPage:
@@ -122,9 +126,11 @@ def render(day: date, memories: list[Memory], *, agent: str | None, zone: tzinfo
         return ", ".join(filter(None, [said[m.id].agent, _clock(m, said[m.id], zone)]))
 
     summaries = [m for m in memories if m.kind is Kind.summary]
-    section("Sessions", summaries, [
-        f"- **{m.session or 'session'}** ({who_when(m)}): {one_line(m.text)}{ref(m)}" for m in summaries
-    ])  # fmt: skip
+    section(
+        "Sessions",
+        summaries,
+        [f"- **{m.session or 'session'}** ({who_when(m)}): {one_line(m.text)}{ref(m)}" for m in summaries],
+    )
     for heading, kind in SECTIONS:
         group = [m for m in memories if m.kind is kind]
         boxes = heading in ("Tasks", "Open loops")
@@ -135,6 +141,9 @@ def render(day: date, memories: list[Memory], *, agent: str | None, zone: tzinfo
     if not memories:
         lines.extend(["", "Nothing was recorded on this day."])
     return DailyPage(
-        day=day, agent=agent, path=f"memory/daily/{day.isoformat()}.md", markdown="\n".join(lines) + "\n",
+        day=day,
+        agent=agent,
+        path=f"memory/daily/{day.isoformat()}.md",
+        markdown="\n".join(lines) + "\n",
         memory_ids=[m.id for m in order],
-    )  # fmt: skip
+    )

@@ -41,8 +41,13 @@ class ProjectPage(BaseModel):
 def project_memories(store: MemoryStore, name: str, *, exclude_private: bool = False) -> list[Memory]:
     """The project's memories in every state, and what superseded them wherever it was published (a
     correction reversing a project's decision may name no project), none private when `exclude_private`."""
-    flt = MemoryFilter(now=utcnow(), project=name, scopes=frozenset({Scope.project}), states=EVERY_STATE,
-                       exclude_private=exclude_private)  # fmt: skip
+    flt = MemoryFilter(
+        now=utcnow(),
+        project=name,
+        scopes=frozenset({Scope.project}),
+        states=EVERY_STATE,
+        exclude_private=exclude_private,
+    )
     found = list(scroll_all(store, flt))
     known = {m.id for m in found}
     missing = {m.superseded_by for m in found if m.superseded_by} - known
@@ -124,7 +129,13 @@ def render(name: str, memories: list[Memory]) -> ProjectPage:
         lines.extend(["", "## Recently closed", ""])
         lines.extend(f"- [x] {one_line(m.text)} _({_when(m)})_{ref(m)}" for m in closed)
     return ProjectPage(
-        name=name, path=f"memory/projects/{name}.md", markdown="\n".join(lines) + "\n", status=status,
-        open_loops=loops, decisions=decisions, notes=notes, notes_left_out=len(in_notes) - len(notes),
+        name=name,
+        path=f"memory/projects/{name}.md",
+        markdown="\n".join(lines) + "\n",
+        status=status,
+        open_loops=loops,
+        decisions=decisions,
+        notes=notes,
+        notes_left_out=len(in_notes) - len(notes),
         closed_loops=closed,
-    )  # fmt: skip
+    )

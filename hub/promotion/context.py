@@ -45,8 +45,11 @@ class ContextLoader:
         if memory.kind is Kind.correction:
             losers = {*memory.related, *(m for c in kept for m in c.memory_ids)} - {memory.id}
             corrects = [m for m in self.store.get(sorted(losers)) if m.superseded_by == memory.id]
-        by_owner = [c.id for c in kept if c.status is ConflictStatus.resolved and c.resolution
-                    and c.resolution.by != "hub"]  # fmt: skip
+        by_owner = [
+            c.id
+            for c in kept
+            if c.status is ConflictStatus.resolved and c.resolution and c.resolution.by != "hub"
+        ]
         links = self.store.get([r for r in memory.related if r != memory.id])
         return Context(
             used=used,
@@ -69,8 +72,13 @@ class ContextLoader:
     def _has_core(self, scope: Scope, name: str) -> bool:
         if (scope, name) not in self._core:
             project, person = (name, None) if scope is Scope.project else (None, name)
-            flt = MemoryFilter(now=utcnow(), project=project, person=person, scopes=frozenset({scope}),
-                               tiers=frozenset({Tier.core}))  # fmt: skip
+            flt = MemoryFilter(
+                now=utcnow(),
+                project=project,
+                person=person,
+                scopes=frozenset({scope}),
+                tiers=frozenset({Tier.core}),
+            )
             self._core[(scope, name)] = self.store.count(flt) > 0
         return self._core[(scope, name)]
 
@@ -78,7 +86,12 @@ class ContextLoader:
         """Other active decisions and open loops in the memory's project."""
         if memory.scope is not Scope.project or memory.project is None:
             return 0
-        flt = MemoryFilter(now=utcnow(), project=memory.project, scopes=frozenset({Scope.project}),
-                           kinds=IN_PLAY, states=frozenset({State.active}))  # fmt: skip
+        flt = MemoryFilter(
+            now=utcnow(),
+            project=memory.project,
+            scopes=frozenset({Scope.project}),
+            kinds=IN_PLAY,
+            states=frozenset({State.active}),
+        )
         itself = memory.kind in IN_PLAY and memory.state is State.active
         return max(self.store.count(flt) - int(itself), 0)

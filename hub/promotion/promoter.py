@@ -96,8 +96,14 @@ class Promoter:
             if carried:
                 fields["evidence"] = [*memory.evidence, *carried]
             if target is not None:
-                memory = tiers.move(self.store, memory, target, by="hub",
-                                    note=explain(assessment.reason, assessment.signals), **fields)  # fmt: skip
+                memory = tiers.move(
+                    self.store,
+                    memory,
+                    target,
+                    by="hub",
+                    note=explain(assessment.reason, assessment.signals),
+                    **fields,
+                )
             elif fields:
                 self.store.update(memory.id, fields)
                 memory = memory.model_copy(update=fields)

@@ -136,11 +136,21 @@ def propose(redis: Redis, keys: Keys, memory: Memory, assessment: Assessment) ->
             return found
         now = utcnow()
         proposal = Proposal(
-            id=pid, memory_id=memory.id, text=memory.text, agent=memory.agent, scope=memory.scope,
-            project=memory.project, person=memory.person, from_tier=memory.tier, to_tier=assessment.target,
-            score=assessment.score, signals=assessment.signals, reason=assessment.reason,
-            created_at=found.created_at if found else now, updated_at=now,
-        )  # fmt: skip
+            id=pid,
+            memory_id=memory.id,
+            text=memory.text,
+            agent=memory.agent,
+            scope=memory.scope,
+            project=memory.project,
+            person=memory.person,
+            from_tier=memory.tier,
+            to_tier=assessment.target,
+            score=assessment.score,
+            signals=assessment.signals,
+            reason=assessment.reason,
+            created_at=found.created_at if found else now,
+            updated_at=now,
+        )
         if found is None or found.model_dump(exclude={"updated_at"}) != proposal.model_dump(
             exclude={"updated_at"}
         ):

@@ -56,9 +56,15 @@ def assess(memory: Memory, context: Context, settings: Settings) -> Assessment:
 
     def decide(decision: Decision, reason: str, target: Tier | None = None) -> Assessment:
         return Assessment(
-            memory_id=memory.id, tier=memory.tier, score=score, signals=signals, decision=decision,
-            target=target, reason=reason, at=utcnow(),
-        )  # fmt: skip
+            memory_id=memory.id,
+            tier=memory.tier,
+            score=score,
+            signals=signals,
+            decision=decision,
+            target=target,
+            reason=reason,
+            at=utcnow(),
+        )
 
     if memory.state is not State.active:
         return decide(Decision.none, f"a {memory.state.value} memory does not move")

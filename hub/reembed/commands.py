@@ -54,19 +54,27 @@ def cmd_reembed(args: argparse.Namespace) -> int:
 
     try:
         if settings.redis_url:
-            done = reembed(settings, connect(settings.redis_url), embedder=embedder, sparse=SparseEncoder(),
-                           progress=show)  # fmt: skip
+            done = reembed(
+                settings,
+                connect(settings.redis_url),
+                embedder=embedder,
+                sparse=SparseEncoder(),
+                progress=show,
+            )
         else:  # the one-machine hub's own Redis, in its data folder, which `memhub up` must not hold
             with holding(settings.data_dir):
                 server = EmbeddedRedis(settings.data_dir)
                 try:
-                    done = reembed(settings, server.client(), embedder=embedder, sparse=SparseEncoder(),
-                                   progress=show)  # fmt: skip
+                    done = reembed(
+                        settings, server.client(), embedder=embedder, sparse=SparseEncoder(), progress=show
+                    )
                 finally:
                     server.shutdown()
     except (DataDirInUse, StoreInUse) as exc:
-        print(f"memhub reembed: {exc}; stop `memhub up` first (events published meanwhile wait in Redis)",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"memhub reembed: {exc}; stop `memhub up` first (events published meanwhile wait in Redis)",
+            file=sys.stderr,
+        )
         return 2
     print(
         f"memhub reembed: done, {done.embedded} memories embedded in {done.seconds:.0f} s; start the API and "

@@ -17,9 +17,22 @@ SPARSE = "bm25"
 
 # Payload fields that searches filter on; every backend builds a payload index for each.
 KEYWORD_FIELDS = (
-    "event_id", "agent", "kind", "scope", "project", "person", "channel", "chat", "session",
-    "confidence", "state", "tier", "related", "subject", "audience",
-)  # fmt: skip
+    "event_id",
+    "agent",
+    "kind",
+    "scope",
+    "project",
+    "person",
+    "channel",
+    "chat",
+    "session",
+    "confidence",
+    "state",
+    "tier",
+    "related",
+    "subject",
+    "audience",
+)
 # `stated_ts` holds the time of every statement of the memory (its sightings), the first included.
 FLOAT_FIELDS = ("occurred_ts", "expires_ts", "created_ts", "stated_ts")
 

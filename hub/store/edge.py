@@ -128,8 +128,9 @@ class EdgeStore:
         self._ensure_indexes()
         # Like Redis's `appendfsync everysec`: writes survive a crash of this process at once (the WAL
         # is in the page cache), and reach the disk within `flush_interval`, or at `flush()`.
-        self._flusher = threading.Thread(target=self._flush_every, args=(flush_interval,), daemon=True,
-                                         name="memhub-store-flush")  # fmt: skip
+        self._flusher = threading.Thread(
+            target=self._flush_every, args=(flush_interval,), daemon=True, name="memhub-store-flush"
+        )
         self._flusher.start()
 
     def _ensure_indexes(self) -> None:
@@ -386,9 +387,12 @@ def recency_formula(half_life: timedelta, *, now: datetime) -> qe.Formula:
     """
     e = qe.Expression
     age_decay = e.Decay(
-        qe.DecayKind.Exp, e.Variable("occurred_ts"), target=e.Constant(now.timestamp()),
-        scale=half_life.total_seconds(), midpoint=0.5,
-    )  # fmt: skip
+        qe.DecayKind.Exp,
+        e.Variable("occurred_ts"),
+        target=e.Constant(now.timestamp()),
+        scale=half_life.total_seconds(),
+        midpoint=0.5,
+    )
     score = e.Variable("$score")
     boost = e.Mult([e.Abs(score), e.Constant(RECENCY_WEIGHT), age_decay])
     return qe.Formula(e.Sum([score, boost]), defaults={"occurred_ts": 0.0})

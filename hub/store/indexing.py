@@ -40,6 +40,9 @@ def request_indexing(
     if waiting < threshold or not redis.set(keys.index_scheduled, b"1", nx=True, ex=JOB_TIMEOUT):
         return None
     return queue.enqueue(
-        INDEX_JOB, job_timeout=JOB_TIMEOUT, result_ttl=RESULT_TTL, failure_ttl=RESULT_TTL,
+        INDEX_JOB,
+        job_timeout=JOB_TIMEOUT,
+        result_ttl=RESULT_TTL,
+        failure_ttl=RESULT_TTL,
         description=f"index the store ({waiting} memories searched by brute force)",
-    )  # fmt: skip
+    )

@@ -67,8 +67,12 @@ def backfill_derived_keys(
             return None
         done = _backfill(store, redis, keys, claim=claim, page_size=page_size)
         redis.set(version, DERIVED_VERSION)
-    log.info("derived payload keys up to date: %d memories read, %d patched in %.1f s",
-             done.read, done.patched, done.seconds)  # fmt: skip
+    log.info(
+        "derived payload keys up to date: %d memories read, %d patched in %.1f s",
+        done.read,
+        done.patched,
+        done.seconds,
+    )
     return done
 
 

@@ -151,10 +151,16 @@ class ServerStore:
                 limit=query.limit,
             )
         response = self._client.query_points(
-            self.collection, query=stage.query, using=stage.using, prefetch=stage.prefetch, query_filter=stage.filter,
-            search_params=stage.params, limit=query.limit, with_payload=True,
+            self.collection,
+            query=stage.query,
+            using=stage.using,
+            prefetch=stage.prefetch,
+            query_filter=stage.filter,
+            search_params=stage.params,
+            limit=query.limit,
+            with_payload=True,
             with_vectors=[DENSE] if query.with_vectors else False,
-        )  # fmt: skip
+        )
         return [to_hit(p.payload, p.score, p.vector) for p in response.points]
 
     def update(self, memory_id: str, fields: dict[str, Any]) -> None:

@@ -269,8 +269,11 @@ def test_a_streamed_body_without_a_declared_size_is_cut_off_at_the_limit(api: Te
 
 
 def test_the_openapi_document_lists_what_keys_and_limits_answer() -> None:
-    operations = [(path, method, op) for path, methods in create_app().openapi()["paths"].items()
-                  for method, op in methods.items()]  # fmt: skip
+    operations = [
+        (path, method, op)
+        for path, methods in create_app().openapi()["paths"].items()
+        for method, op in methods.items()
+    ]
     for path, method, op in operations:
         codes = set(op["responses"])
         if path == "/healthz":  # no key, no body: it answers, or says what does not
@@ -335,8 +338,14 @@ def test_a_correction_may_name_only_memories_the_key_can_read(
     token, _ = new_key(api, "kitchen-bot", scopes=["global", "project"], projects=["kitchen"], persons=[])
 
     def correct(target: str) -> Any:
-        event = {"text": "That was wrong", "agent": "kitchen-bot", "kind": "correction", "related": [target],
-                 "scope": "project", "project": "kitchen"}  # fmt: skip
+        event = {
+            "text": "That was wrong",
+            "agent": "kitchen-bot",
+            "kind": "correction",
+            "related": [target],
+            "scope": "project",
+            "project": "kitchen",
+        }
         return api.post("/v1/events", json={"events": [event]}, headers=as_key(token))
 
     refused = correct(dana)

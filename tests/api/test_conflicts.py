@@ -315,8 +315,9 @@ def test_a_conflict_about_a_memory_corrected_since_is_settled_not_asked(
     wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
     allergic, not_allergic, conflict = allergy_question(api, wa, tg)
     assert len(api.get("/v1/questions", params={"agent": "tg"}).json()["questions"]) == 1
-    [correction] = publish_all(wa, "Netanel is allergic to tree nuts, not peanuts", kind="correction",
-                               related=[allergic])  # fmt: skip
+    [correction] = publish_all(
+        wa, "Netanel is allergic to tree nuts, not peanuts", kind="correction", related=[allergic]
+    )
 
     settled = api.get(f"/v1/conflicts/{conflict['id']}").json()
     assert (settled["status"], settled["resolution"]["keep"]) == ("auto_resolved", not_allergic)
@@ -639,8 +640,13 @@ def test_a_conflict_decided_leaves_the_open_index_and_the_questions(
     wa, tg = make_agent("wa", "whatsapp"), make_agent("tg", "telegram")
     [tea] = publish_all(wa, "Dana prefers green tea")
     [violin] = publish_all(tg, "Avi plays the violin on Tuesdays")
-    made = recorded(hub, 12, memory_ids=[tea, violin], severity="high",
-                    each=lambda i: {"status": "resolved"} if i % 3 == 0 else {})  # fmt: skip
+    made = recorded(
+        hub,
+        12,
+        memory_ids=[tea, violin],
+        severity="high",
+        each=lambda i: {"status": "resolved"} if i % 3 == 0 else {},
+    )
     still_open = [c.id for c in made if c.open]
     assert open_ids(hub) == still_open and len(still_open) == 8
     assert [q.conflict_id for q in tg.questions()] == still_open
@@ -658,10 +664,14 @@ def test_a_conflict_decided_leaves_the_open_index_and_the_questions(
 
 
 def test_an_older_ledger_has_its_open_conflicts_indexed_once(api: TestClient, hub: EmbeddedHub) -> None:
-    made = recorded(hub, 1_200, each=lambda i: {
-        "agents": ["wa", "fax"] if i % 400 == 0 else ["wa", "sms"] if i % 7 == 0 else ["tg", "mail"],
-        "status": "open" if i % 40 == 0 else ("resolved", "auto_resolved", "dismissed")[i % 3],
-    })  # fmt: skip
+    made = recorded(
+        hub,
+        1_200,
+        each=lambda i: {
+            "agents": ["wa", "fax"] if i % 400 == 0 else ["wa", "sms"] if i % 7 == 0 else ["tg", "mail"],
+            "status": "open" if i % 40 == 0 else ("resolved", "auto_resolved", "dismissed")[i % 3],
+        },
+    )
     redis, keys = hub.services.redis, hub.services.keys
     redis.delete(f"{keys.prefix}:conflicts:open", f"{keys.prefix}:conflicts:open-index-built")
     assert not redis.keys(f"{keys.prefix}:conflicts:open*")  # a ledger from before the index
@@ -708,9 +718,11 @@ def test_the_open_index_built_while_conflicts_are_decided_holds_only_open_ones(h
 def test_open_conflicts_come_page_by_page_as_conflicts_arrive_and_are_decided(
     api: TestClient, hub: EmbeddedHub, agent: str | None
 ) -> None:
-    made = recorded(hub, 60, each=lambda i: (
-        {"status": "dismissed"} if i % 3 else {"agents": ["tg", "sms"]} if i % 4 else {}
-    ))  # fmt: skip
+    made = recorded(
+        hub,
+        60,
+        each=lambda i: {"status": "dismissed"} if i % 3 else {"agents": ["tg", "sms"]} if i % 4 else {},
+    )
     redis, keys = hub.services.redis, hub.services.keys
     mine = [c for c in made if c.open and (agent is None or agent in c.agents)]
     assert len(mine) == (20 if agent is None else 5)
@@ -740,8 +752,14 @@ def test_open_conflicts_come_page_by_page_as_conflicts_arrive_and_are_decided(
 def test_a_bad_offset_or_limit_is_refused_naming_it(api: TestClient, hub: EmbeddedHub) -> None:
     recorded(hub, 3)
     for path, params in (("/v1/conflicts", {}), ("/v1/questions", {"agent": "tg"})):
-        for name, bad in (("offset", "c-0002"), ("offset", "yesterday:c-1"), ("offset", "1e400:c-1"),
-                          ("offset", "1.5:"), ("limit", "0"), ("limit", "1001")):  # fmt: skip
+        for name, bad in (
+            ("offset", "c-0002"),
+            ("offset", "yesterday:c-1"),
+            ("offset", "1e400:c-1"),
+            ("offset", "1.5:"),
+            ("limit", "0"),
+            ("limit", "1001"),
+        ):
             refused = api.get(path, params={**params, name: bad})
             assert refused.status_code == 422, (path, name, bad, refused.text)
             assert [issue["loc"] for issue in refused.json()["detail"]] == [["query", name]]
@@ -766,13 +784,17 @@ def test_the_owners_questions_come_page_by_page(
         memory_ids=[tea, violin],
         severity="high",
         each=lambda i: (
-            {"severity": "medium"} if i % 6 == 1
-            else {"status": "dismissed"} if i % 6 == 2
-            else {"memory_ids": [tea, "m-merged-since"]} if i % 6 == 3
-            else {"agents": ["wa", "sms"]} if i % 6 == 4
+            {"severity": "medium"}
+            if i % 6 == 1
+            else {"status": "dismissed"}
+            if i % 6 == 2
+            else {"memory_ids": [tea, "m-merged-since"]}
+            if i % 6 == 3
+            else {"agents": ["wa", "sms"]}
+            if i % 6 == 4
             else {}
         ),
-    )  # fmt: skip
+    )
     asked = [c.id for c in made if int(c.id[-4:]) % 6 in (0, 5)]
     assert len(asked) == 8
     listed = pages(api, "/v1/questions", "questions", agent="tg", limit=3)

@@ -209,8 +209,11 @@ def test_a_limited_key_is_refused_and_without_keys_the_console_opens_directly(
     running: tuple[str, Services], page: Page, make_services: Callable[..., Services], tmp_path: Path
 ) -> None:
     url, services = running
-    made = httpx.post(f"{url}/v1/keys", json={"agent": "wa-assistant", "grants": {"projects": ["kitchen"]}},
-                      headers={"Authorization": f"Bearer {ADMIN}"})  # fmt: skip
+    made = httpx.post(
+        f"{url}/v1/keys",
+        json={"agent": "wa-assistant", "grants": {"projects": ["kitchen"]}},
+        headers={"Authorization": f"Bearer {ADMIN}"},
+    )
     limited = made.json()["token"]
     sign_in(page, url, limited)
     expect(page.locator("#sign-in .error")).to_contain_text("limited to some scopes")

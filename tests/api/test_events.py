@@ -45,8 +45,11 @@ def test_a_malformed_event_is_a_422_naming_the_field_and_nothing_is_queued(
 def test_a_body_that_is_not_utf8_is_a_422_saying_so_and_nothing_is_queued(
     api: TestClient, hub: EmbeddedHub
 ) -> None:
-    response = api.post("/v1/events", content=b'{"events": [{"text": "caf\xe9"}]}',
-                        headers={"Content-Type": "application/json"})  # fmt: skip
+    response = api.post(
+        "/v1/events",
+        content=b'{"events": [{"text": "caf\xe9"}]}',
+        headers={"Content-Type": "application/json"},
+    )
     assert response.status_code == 422
     assert response.json()["message"].startswith(
         "body: the body is not UTF-8 JSON (invalid continuation byte"
@@ -274,8 +277,10 @@ def test_an_event_id_and_its_status_belong_to_the_agent_that_published_it(
             return [s and s["status"] for s in found]
 
         assert (statuses(nobody), statuses(wa), statuses(owner)) == (
-            [None, None], [None, "queued"], ["queued", "queued"],
-        )  # fmt: skip
+            [None, None],
+            [None, "queued"],
+            ["queued", "queued"],
+        )
 
         # An id another agent holds is refused, whichever came first; a retry of one's own is a no-op.
         assert publish(squatter, "kitchen-bot", "Dana has no allergies", "wa-msg-1002").status_code == 202

@@ -25,8 +25,11 @@ def test_each_request_is_one_line_with_the_callers_request_id_echoed(
     assert len(made_id) == 32 and made_id != "wa-turn:1841"
     first, second = request_lines(caplog)
     assert (first.request_id, first.method, first.path, first.status) == (  # type: ignore[attr-defined]
-        "wa-turn:1841", "GET", "/v1/conflicts", 200,
-    )  # fmt: skip
+        "wa-turn:1841",
+        "GET",
+        "/v1/conflicts",
+        200,
+    )
     assert "Dana" not in first.getMessage()  # the query string may name a person: never logged
     assert (second.request_id, second.path, second.status) == (made_id, "/v1/search", 200)  # type: ignore[attr-defined]
 
@@ -66,6 +69,10 @@ def test_in_json_a_request_line_is_an_object_with_its_fields(
     fields = json.loads(JsonFormatter().format(line))
     assert fields["request_id"] == "probe-7"
     assert (fields["level"], fields["logger"], fields["method"], fields["path"], fields["status"]) == (
-        "INFO", "memhub.requests", "GET", "/healthz", 200,
-    )  # fmt: skip
+        "INFO",
+        "memhub.requests",
+        "GET",
+        "/healthz",
+        200,
+    )
     assert fields["duration_ms"] >= 0 and fields["message"].startswith("GET /healthz 200 ")

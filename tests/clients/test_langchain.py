@@ -22,8 +22,10 @@ def test_the_retriever_returns_the_hubs_hits_as_documents(hub_url: str) -> None:
         (best, *_) = retriever.invoke("what does Dana drink?")
         assert best.page_content == "Dana prefers green tea, no sugar" and best.id == said.memory_id
         assert (best.metadata["agent"], best.metadata["channel"], best.metadata["source"]) == (
-            "lc-wa", "whatsapp", "wa:msg:77",
-        )  # fmt: skip
+            "lc-wa",
+            "whatsapp",
+            "wa:msg:77",
+        )
         assert best.metadata["kind"] == "preference" and "text" not in best.metadata
 
         # The filters are search's: a person's memories when named.

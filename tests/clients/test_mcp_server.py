@@ -80,10 +80,20 @@ def test_a_client_lists_the_tools_remembers_as_one_agent_and_recalls_as_another(
 def test_with_http_it_serves_the_same_tools_over_streamable_http() -> None:
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "memhub_client.mcp_server", "--url", "http://127.0.0.1:9", "--agent", "desk",
-         "--http", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "memhub_client.mcp_server",
+            "--url",
+            "http://127.0.0.1:9",
+            "--agent",
+            "desk",
+            "--http",
+            str(port),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:  # listening once any answer comes back

@@ -54,13 +54,19 @@ def test_the_skills_commands_keep_a_session_summary_and_a_deduction_and_recall_t
     hub_url: str, tmp_path: Path
 ) -> None:
     agent = f"skill-{uuid.uuid4().hex[:8]}"
-    env = {**os.environ, "PATH": agent_path(tmp_path), "MEMHUB_URL": hub_url, "MEMHUB_AGENT": agent,
-           "MEMHUB_CHANNEL": "whatsapp"}  # fmt: skip
+    env = {
+        **os.environ,
+        "PATH": agent_path(tmp_path),
+        "MEMHUB_URL": hub_url,
+        "MEMHUB_AGENT": agent,
+        "MEMHUB_CHANNEL": "whatsapp",
+    }
     _, blocks = front_matter_and_blocks()
     said = []
     for block in blocks:  # as an agent's shell runs them: each block a script, stopping at a failure
-        run = subprocess.run(["bash", "-euo", "pipefail", "-c", block], env=env, capture_output=True, text=True,
-                             timeout=300)  # fmt: skip
+        run = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", block], env=env, capture_output=True, text=True, timeout=300
+        )
         assert run.returncode == 0, f"{block}\n{run.stdout}\n{run.stderr}"
         said.append(run.stdout)
 

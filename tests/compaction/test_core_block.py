@@ -14,10 +14,18 @@ NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 def memory(n: int, text: str, **fields: object) -> Memory:
     values: dict[str, object] = {
-        "id": f"m{n:03d}", "event_id": f"e{n}", "text": text, "agent": "wa", "kind": Kind.fact,
-        "scope": Scope.global_, "occurred_at": NOW, "confidence": Confidence.medium, "created_at": NOW,
-        "last_verified": NOW - timedelta(minutes=n), "tier": Tier.core,
-    }  # fmt: skip
+        "id": f"m{n:03d}",
+        "event_id": f"e{n}",
+        "text": text,
+        "agent": "wa",
+        "kind": Kind.fact,
+        "scope": Scope.global_,
+        "occurred_at": NOW,
+        "confidence": Confidence.medium,
+        "created_at": NOW,
+        "last_verified": NOW - timedelta(minutes=n),
+        "tier": Tier.core,
+    }
     values.update(fields)
     return Memory.model_validate(values)
 
@@ -33,8 +41,11 @@ def test_the_block_never_exceeds_its_budget_and_shows_the_most_important_first()
         ]
         budget = CoreBudget(words=rng.randrange(50, 600), lines=rng.randrange(10, 60))
         # Some in open conflicts: their marks cost words too.
-        disputed = {m.id: [f"c-{i}", f"c-{i + 1}"][: rng.randrange(1, 3)] for i, m in enumerate(memories)
-                    if rng.random() < 0.2}  # fmt: skip
+        disputed = {
+            m.id: [f"c-{i}", f"c-{i + 1}"][: rng.randrange(1, 3)]
+            for i, m in enumerate(memories)
+            if rng.random() < 0.2
+        }
         block = render_core("wa", memories, budget=budget, archived=rng.choice([0, 0, 3]), disputed=disputed)
         assert block.words == len(block.markdown.split()) <= budget.words, trial
         assert block.lines == len(block.markdown.splitlines()) <= budget.lines, trial
@@ -49,8 +60,11 @@ def test_the_block_never_exceeds_its_budget_and_shows_the_most_important_first()
 def test_one_memory_too_long_for_the_block_leaves_out_only_itself() -> None:
     # The cut stopped at the first memory that did not fit: a 1,100-word note, the newest, left the
     # block empty and the next compaction demoted every core memory to archival.
-    memories = [memory(1, "word " * 1_100), memory(2, "Netanel works until 20:00"),
-                memory(3, "Dana prefers green tea")]  # fmt: skip
+    memories = [
+        memory(1, "word " * 1_100),
+        memory(2, "Netanel works until 20:00"),
+        memory(3, "Dana prefers green tea"),
+    ]
     block = render_core("wa", memories, budget=CoreBudget(), archived=0)
     assert (block.memory_ids, block.left_out) == (["m002", "m003"], ["m001"])
     assert block.words <= 1_000 and block.markdown.endswith(pointer(1) + "\n")
@@ -87,8 +101,11 @@ def test_budgets_are_configurable_per_agent() -> None:
 
 
 def test_a_memory_in_an_open_conflict_is_marked_disputed_and_the_mark_counts_toward_the_budget() -> None:
-    memories = [memory(1, "Netanel works until 20:00"), memory(2, "Dana prefers green tea"),
-                memory(3, "The boiler is serviced every March")]  # fmt: skip
+    memories = [
+        memory(1, "Netanel works until 20:00"),
+        memory(2, "Dana prefers green tea"),
+        memory(3, "The boiler is serviced every March"),
+    ]
     disputed = {"m001": ["c-1a"], "m003": ["c-2b", "c-3c"]}
     block = render_core("wa", memories, budget=CoreBudget(), archived=0, disputed=disputed)
     assert "- Netanel works until 20:00 (disputed: open conflict c-1a)\n" in block.markdown

@@ -92,11 +92,13 @@ def test_a_session_in_a_group_chat_loads_no_memory_private_to_direct_conversatio
 ) -> None:
     wa = make_agent(AGENT, "whatsapp")
     core = partial(build_event, agent=AGENT, channel="whatsapp", tier="core")
-    wa.publish_many([
-        core("Dana's divorce lawyer is Ronit Levi in Ramat Gan", private=True),
-        core("Dana's daughter Noa is seven and swims on Thursdays"),
-        core("Dana's custody hearing was moved to March", private=True, tier="archival"),
-    ])  # fmt: skip
+    wa.publish_many(
+        [
+            core("Dana's divorce lawyer is Ronit Levi in Ramat Gan", private=True),
+            core("Dana's daughter Noa is seven and swims on Thursdays"),
+            core("Dana's custody hearing was moved to March", private=True, tier="archival"),
+        ]
+    )
     settle()
     direct, group = wa.load_core(), wa.load_core(chat_type="group")
     assert "Ronit Levi" in direct.markdown and "Noa is seven" in direct.markdown

@@ -64,10 +64,22 @@ def test_what_an_expired_temporary_memory_superseded_comes_back_when_it_is_purge
     locker = stored(wa, "Netanel's gym locker is number 12")
     office = stored(wa, "Netanel works from the Tel Aviv office")
     # Two temporary corrections; the second was itself corrected since by a lasting one.
-    repair = stored(wa, "Netanel's gym locker is number 40 while 12 is repaired", kind="correction",
-                    related=[locker], scope="temporary", ttl_seconds=600)  # fmt: skip
-    haifa = stored(wa, "Netanel works from the Haifa office this week", kind="correction",
-                   related=[office], scope="temporary", ttl_seconds=600)  # fmt: skip
+    repair = stored(
+        wa,
+        "Netanel's gym locker is number 40 while 12 is repaired",
+        kind="correction",
+        related=[locker],
+        scope="temporary",
+        ttl_seconds=600,
+    )
+    haifa = stored(
+        wa,
+        "Netanel works from the Haifa office this week",
+        kind="correction",
+        related=[office],
+        scope="temporary",
+        ttl_seconds=600,
+    )
     moved = stored(wa, "Netanel moved to the Haifa office for good", kind="correction", related=[haifa])
     settle()
     assert (wa.memory(locker).state, wa.memory(locker).superseded_by) == ("superseded", repair)

@@ -16,8 +16,12 @@ from tests.compaction.helpers import stored
 def test_an_agent_with_no_core_gets_the_empty_sections(make_agent: Callable[..., Memhub]) -> None:
     block = make_agent("new-agent").load_core(person="Dana")
     assert block.markdown.splitlines() == [
-        "# Core memory: new-agent", "## Identity", "## User", "## Active Context", "## Quick Reference",
-    ]  # fmt: skip
+        "# Core memory: new-agent",
+        "## Identity",
+        "## User",
+        "## Active Context",
+        "## Quick Reference",
+    ]
     assert (block.memory_ids, block.left_out, block.archived) == ([], [], 0)
 
 

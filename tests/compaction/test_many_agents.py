@@ -28,10 +28,12 @@ def test_the_weekly_compaction_of_20_agents_is_20_jobs_shared_by_two_workers(
 ) -> None:
     for i, name in enumerate(AGENTS):
         agent = make_agent(name)
-        agent.publish_many([
-            build_event(f"The {name} team meets in {PLACES[i % 5]} on Mondays", agent=name, channel=None),
-            build_event(f"Reports from {name} go out every Friday afternoon", agent=name, channel=None),
-        ])  # fmt: skip
+        agent.publish_many(
+            [
+                build_event(f"The {name} team meets in {PLACES[i % 5]} on Mondays", agent=name, channel=None),
+                build_event(f"Reports from {name} go out every Friday afternoon", agent=name, channel=None),
+            ]
+        )
     settle()
     services = hub.services
 

@@ -55,8 +55,12 @@ def test_near_duplicates_from_two_agents_become_one_and_conflicting_look_alikes_
     assert "Dana likes green tea" not in today.markdown and "said again" in today.markdown
 
     # "works until 20:00" and "works until 18:00" are closer than the paraphrases: the judge keeps them two.
-    texts = ["Netanel works until 20:00", "Netanel works until 18:00", "Dana likes green tea",
-             "Dana really enjoys green tea"]  # fmt: skip
+    texts = [
+        "Netanel works until 20:00",
+        "Netanel works until 18:00",
+        "Dana likes green tea",
+        "Dana really enjoys green tea",
+    ]
     v = hub.services.embedder.encode(texts)
     threshold = hub.services.settings.compaction_merge_similarity
     assert float(v[0] @ v[1]) > float(v[2] @ v[3]) >= threshold

@@ -34,8 +34,10 @@ def test_schedules_run_at_the_owners_local_times(make_settings: SettingsFactory,
     assert set(jobs) == {"midday-review", "nightly-review", "weekly-compaction"}
     now = utcnow()
     for name, (weekday, hour, minute) in {
-        "midday-review": (None, 12, 0), "nightly-review": (None, 2, 30), "weekly-compaction": (6, 4, 0),
-    }.items():  # fmt: skip
+        "midday-review": (None, 12, 0),
+        "nightly-review": (None, 2, 30),
+        "weekly-compaction": (6, 4, 0),
+    }.items():
         upcoming = jobs[name].next_enqueue_time
         assert upcoming is not None and now < upcoming <= now + timedelta(days=7)
         local = upcoming.astimezone(zone)
@@ -57,8 +59,10 @@ def test_the_nightly_review_runs_once_on_the_night_the_clocks_go_back(
         assert nightly.next_enqueue_time is not None
         runs.append(nightly.next_enqueue_time)
     assert [f"{run.astimezone(zone):%d %H:%M %Z}" for run in runs[1:]] == [
-        "25 02:30 CEST", "26 02:30 CET", "27 02:30 CET",
-    ]  # fmt: skip
+        "25 02:30 CEST",
+        "26 02:30 CET",
+        "27 02:30 CET",
+    ]
     # On the night the clocks go forward 02:30 never comes: the review runs once, an hour on.
     nightly.set_enqueue_time(datetime(2026, 3, 28, 12, 0, tzinfo=UTC))
     assert nightly.next_enqueue_time is not None

@@ -22,8 +22,9 @@ def stored(agent: Memhub, text: str, **fields: object) -> str:
 
 
 def test_a_loop_is_answered_by_what_did_every_word_of_it_no_later() -> None:
-    done = make_memory("done", "Renewed Ido's passport at the Interior Ministry office.", kind=Kind.task,
-                       occurred_at=at(25))  # fmt: skip
+    done = make_memory(
+        "done", "Renewed Ido's passport at the Interior Ministry office.", kind=Kind.task, occurred_at=at(25)
+    )
 
     def loop(text: str, day: int = 20, **fields: object) -> bool:
         return answers(
@@ -49,9 +50,12 @@ def test_closing_what_one_agent_did_closes_the_loop_another_noted(
     shira = stored(wa, "Renew Shira's passport", kind="open_loop", occurred_at=at(20))
     windows = stored(wa, "Get a quote for the new windows", kind="open_loop", occurred_at=at(20))
     done = stored(
-        tg, "Renewed Ido's passport at the Interior Ministry office.", kind="task", occurred_at=at(25),
+        tg,
+        "Renewed Ido's passport at the Interior Ministry office.",
+        kind="task",
+        occurred_at=at(25),
         source="memory/daily/2026-11-25.md:5",
-    )  # fmt: skip
+    )
     settle()
 
     closed = tg.resolve(done, note="checked off")

@@ -86,8 +86,11 @@ def test_memory_from_event_fills_what_the_hub_adds() -> None:
 
 def test_the_context_is_indexed_after_the_text_and_kept_apart() -> None:
     received = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
-    told = Memory.from_event(event(text="make it 17:30", context="collect the dry cleaning at 16:30?"),
-                             event_id="e1", received_at=received)  # fmt: skip
+    told = Memory.from_event(
+        event(text="make it 17:30", context="collect the dry cleaning at 16:30?"),
+        event_id="e1",
+        received_at=received,
+    )
     assert (told.text, told.context) == ("make it 17:30", "collect the dry cleaning at 16:30?")
     assert told.indexed_text == "make it 17:30\ncollect the dry cleaning at 16:30?"
     bare = Memory.from_event(event(text="make it 17:30"), event_id="e2", received_at=received)

@@ -33,8 +33,12 @@ def test_same_client_id_is_appended_once(redis: Redis) -> None:
 
 
 def test_an_id_another_agent_published_is_refused_and_nothing_of_the_batch_is_queued(redis: Redis) -> None:
-    publish(redis, events("Dana has no allergies", id="wa-msg-1002", agent="kitchen-bot"), keys=KEYS,
-            status_ttl_seconds=60)  # fmt: skip
+    publish(
+        redis,
+        events("Dana has no allergies", id="wa-msg-1002", agent="kitchen-bot"),
+        keys=KEYS,
+        status_ttl_seconds=60,
+    )
     assert redis.hget(KEYS.status("wa-msg-1002"), "agent") == b"kitchen-bot"
     batch = [*events("Dana likes tea"), *events("Dana is allergic to peanuts", id="wa-msg-1002")]
     with pytest.raises(EventIdTaken) as caught:
@@ -44,6 +48,10 @@ def test_an_id_another_agent_published_is_refused_and_nothing_of_the_batch_is_qu
     )
     assert redis.xlen(KEYS.stream) == 1  # the squatter's only: the other event of the batch waits too
     # Its own agent publishing it again (a retry) stays a no-op.
-    publish(redis, events("Dana has no allergies", id="wa-msg-1002", agent="kitchen-bot"), keys=KEYS,
-            status_ttl_seconds=60)  # fmt: skip
+    publish(
+        redis,
+        events("Dana has no allergies", id="wa-msg-1002", agent="kitchen-bot"),
+        keys=KEYS,
+        status_ttl_seconds=60,
+    )
     assert redis.xlen(KEYS.stream) == 1

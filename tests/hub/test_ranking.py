@@ -32,9 +32,18 @@ def hit(
     nature: Nature | None = None,
 ) -> Hit:
     memory = Memory(
-        id=memory_id_for(name), event_id=name, text=text, agent="tester", kind=kind, scope=Scope.global_,
-        occurred_at=at, confidence=Confidence.medium, created_at=at, last_verified=at, nature=nature,
-    )  # fmt: skip
+        id=memory_id_for(name),
+        event_id=name,
+        text=text,
+        agent="tester",
+        kind=kind,
+        scope=Scope.global_,
+        occurred_at=at,
+        confidence=Confidence.medium,
+        created_at=at,
+        last_verified=at,
+        nature=nature,
+    )
     return Hit(memory=memory, score=1.0, vector=vector)
 
 
@@ -57,8 +66,13 @@ def test_records_of_what_happened_are_never_versions_of_each_other() -> None:
     said = hit(
         "said", "Kevin: my swimming lessons are on Friday at 10:00", direction(1, 0), nature=Nature.message
     )
-    later = hit("later", "Kevin: now the swimming lessons moved to Thursday", direction(1, 0.5), at=MAY,
-                nature=Nature.message)  # fmt: skip
+    later = hit(
+        "later",
+        "Kevin: now the swimming lessons moved to Thursday",
+        direction(1, 0.5),
+        at=MAY,
+        nature=Nature.message,
+    )
     assert names(newest_versions_first([said, JUDO, later])) == ["said", "judo", "later"]
     # A message that reports a change of a state the hub holds is still its newer version.
     assert names(newest_versions_first([SWIM, JUDO, later])) == ["later", "swim", "judo"]

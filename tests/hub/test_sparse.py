@@ -18,8 +18,9 @@ def test_context_words_count_less_than_the_texts_own(sparse: SparseEncoder) -> N
         "Netanel: make it 17:30",
         "assistant: Reminder Thursday 16:30 to collect the dry cleaning?",
     )
-    told, bare, alone = (weights(v) for v in (sparse.document(text, context), sparse.document(text),
-                                              sparse.document(context)))  # fmt: skip
+    told, bare, alone = (
+        weights(v) for v in (sparse.document(text, context), sparse.document(text), sparse.document(context))
+    )
     # The text's words weigh what they weigh alone (a context does not dilute them), plus their weight
     # in the context, at CONTEXT_WEIGHT, where it says them too.
     assert {i: told[i] for i in bare} == pytest.approx(

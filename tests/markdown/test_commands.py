@@ -47,9 +47,22 @@ def test_import_and_export_commands(tmp_path: Path) -> None:
 
         # Read by a `head` that quit before the report: it ended in a traceback.
         piped = subprocess.Popen(
-            [sys.executable, "-m", "hub.cli", "import", str(WORKSPACE), "--agent", "tali", "--url", url, "--quiet"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "hub.cli",
+                "import",
+                str(WORKSPACE),
+                "--agent",
+                "tali",
+                "--url",
+                url,
+                "--quiet",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         assert piped.stdout is not None
         piped.stdout.close()  # long before the command starts to write
         _, stderr = piped.communicate(timeout=300)
@@ -66,12 +79,24 @@ def test_a_command_that_cannot_start_says_why_in_one_line(tmp_path: Path) -> Non
     target.write_text("- a file, not a folder\n")
     url = f"http://127.0.0.1:{free_port()}"  # nothing listens: each fails before asking the hub
     for args, error in [
-        (["import", str(WORKSPACE), "--layout", str(layout)], f"memhub import: {layout}: daily: 'journal/{{day}}.md' needs {{date}}"),
-        (["import", str(WORKSPACE), "--layout", str(tmp_path / "nope.toml")], f"memhub import: {tmp_path / 'nope.toml'}: No such file or directory"),
-        (["export", str(tmp_path / "out"), "--timezone", "Mars/Base"], "memhub export: timezone: no time zone called 'Mars/Base'"),
+        (
+            ["import", str(WORKSPACE), "--layout", str(layout)],
+            f"memhub import: {layout}: daily: 'journal/{{day}}.md' needs {{date}}",
+        ),
+        (
+            ["import", str(WORKSPACE), "--layout", str(tmp_path / "nope.toml")],
+            f"memhub import: {tmp_path / 'nope.toml'}: No such file or directory",
+        ),
+        (
+            ["export", str(tmp_path / "out"), "--timezone", "Mars/Base"],
+            "memhub export: timezone: no time zone called 'Mars/Base'",
+        ),
         (["export", str(target)], f"memhub export: {target} is a file: export writes a folder"),
-        (["import", str(WORKSPACE), "--agent", " "], "memhub import: error: argument --agent: ' ' is not an agent's name: 1 to 200 characters"),
-    ]:  # fmt: skip
+        (
+            ["import", str(WORKSPACE), "--agent", " "],
+            "memhub import: error: argument --agent: ' ' is not an agent's name: 1 to 200 characters",
+        ),
+    ]:
         done = memhub_cli(*args, "--url", url, "--quiet")
         assert (done.returncode, done.stderr.strip().splitlines()[-1], done.stdout) == (2, error, ""), args
         assert "Traceback" not in done.stderr

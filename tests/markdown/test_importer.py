@@ -266,9 +266,12 @@ def test_what_one_agent_checked_off_closes_the_loop_the_other_agents_files_left_
     wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
     for name, path, text in (
         ("wa", "memory/daily/2026-11-20.md", "# 2026-11-20\n\n## Open loops\n\n- [ ] Renew Ido's passport\n"),
-        ("tg", "memory/daily/2026-11-25.md",
-         "# 2026-11-25\n\n## Session — 21:05\n\n- [x] Renewed Ido's passport at the Interior Ministry office.\n"),
-    ):  # fmt: skip
+        (
+            "tg",
+            "memory/daily/2026-11-25.md",
+            "# 2026-11-25\n\n## Session — 21:05\n\n- [x] Renewed Ido's passport at the Interior Ministry office.\n",
+        ),
+    ):
         (tmp_path / name / path).parent.mkdir(parents=True)
         (tmp_path / name / path).write_text(text, encoding="utf-8")
     import_workspace(tmp_path / "wa", hub=wa)

@@ -35,12 +35,18 @@ def test_rendering_what_it_reads_is_a_fixpoint(tmp_path: Path) -> None:
     again = render_workspace(memories_in(write(first, tmp_path)), layout=Layout()).files
     assert again == first
     assert set(first) == {
-        "MEMORY.md", "memory/core.md", "memory/daily/2026-03-02.md", "memory/2026-03-04.md",
-        "memory/projects/lisbon-trip.md", "memory/archival/people/dana.md",
-        "memory/archival/decisions/2025-11-photos.md", "memory/archival/learnings/scheduling.md",
-        "memory/conflicts/2026-03-05.md", "memory/whatsapp/groups/120363041234567890@g.us/context.md",
+        "MEMORY.md",
+        "memory/core.md",
+        "memory/daily/2026-03-02.md",
+        "memory/2026-03-04.md",
+        "memory/projects/lisbon-trip.md",
+        "memory/archival/people/dana.md",
+        "memory/archival/decisions/2025-11-photos.md",
+        "memory/archival/learnings/scheduling.md",
+        "memory/conflicts/2026-03-05.md",
+        "memory/whatsapp/groups/120363041234567890@g.us/context.md",
         "memory/whatsapp/dms/972501234567/context.md",
-    }  # fmt: skip
+    }
 
 
 def test_nested_lists_and_tables_come_back_as_flat_lines_that_read_the_same(tmp_path: Path) -> None:
@@ -105,15 +111,23 @@ def test_memories_published_live_go_where_their_fields_say(tmp_path: Path) -> No
     promoted = promoted.model_copy(update={"tier": Tier.semantic})  # as promotion would
     extra = [
         live("Noa renewed her passport", tier="semantic", occurred_at="2026-04-01T08:15:00Z"),
-        live("Pick up Maya at 13:00 on Friday", kind="decision", session="wa-8812",
-             occurred_at="2026-03-06T10:00:00+02:00"),
+        live(
+            "Pick up Maya at 13:00 on Friday",
+            kind="decision",
+            session="wa-8812",
+            occurred_at="2026-03-06T10:00:00+02:00",
+        ),
         live("Hotel deposit paid", kind="status", scope="project", project="lisbon-trip"),
         live("Dana is expecting a second child", scope="person", person="Dana Cohen", tier="semantic"),
         live("Noa is on leave this week", kind="status", tier="core"),
-        live("Class trip money is due Sunday", tier="semantic", channel="whatsapp",
-             chat="120363041234567890@g.us"),
+        live(
+            "Class trip money is due Sunday",
+            tier="semantic",
+            channel="whatsapp",
+            chat="120363041234567890@g.us",
+        ),
         live("The gate code is being changed today", scope="temporary", ttl_seconds=3600),
-    ]  # fmt: skip
+    ]
     memories = [m for m in imported if m.id != promoted.id] + [promoted, *extra]
     rendering = render_workspace(memories, layout=Layout())
     files = rendering.files

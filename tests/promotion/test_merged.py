@@ -24,12 +24,23 @@ def test_a_preference_merged_from_three_days_and_two_agents_is_proposed(
     wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
     # Each statement backfilled before the one published ahead of it: the write-time review, which
     # folds a restatement into an older memory, finds none, so three memories are stored.
-    newest = stored(wa, "Netanel prefers aisle seats on flights", kind="preference", occurred_at=days_ago(2),
-                    session="wa-2")  # fmt: skip
-    middle = stored(tg, "Netanel prefers an aisle seat on flights", kind="preference", occurred_at=days_ago(4),
-                    session="tg-1")  # fmt: skip
-    oldest = stored(wa, "Netanel likes aisle seats on flights", kind="preference", occurred_at=days_ago(6),
-                    session="wa-1")  # fmt: skip
+    newest = stored(
+        wa,
+        "Netanel prefers aisle seats on flights",
+        kind="preference",
+        occurred_at=days_ago(2),
+        session="wa-2",
+    )
+    middle = stored(
+        tg,
+        "Netanel prefers an aisle seat on flights",
+        kind="preference",
+        occurred_at=days_ago(4),
+        session="tg-1",
+    )
+    oldest = stored(
+        wa, "Netanel likes aisle seats on flights", kind="preference", occurred_at=days_ago(6), session="wa-1"
+    )
     settle()
     owner = make_agent("owner-console")
     assert owner.promotions() == []  # one statement each: nothing to propose yet

@@ -125,8 +125,13 @@ def test_a_correction_of_a_long_term_memory_supersedes_it_at_once_and_carries_th
     wa = make_agent("wa-assistant", "whatsapp")
     old = stored(wa, "Netanel's weekly team meeting is on Monday", tier="semantic", source="MEMORY.md:12")
     evidence = "Netanel on WhatsApp: the team meeting moved to Wednesdays"
-    new = stored(wa, "Netanel's weekly team meeting is on Wednesday", kind="correction", evidence=[evidence],
-                 source="wa:msg:88")  # fmt: skip
+    new = stored(
+        wa,
+        "Netanel's weekly team meeting is on Wednesday",
+        kind="correction",
+        evidence=[evidence],
+        source="wa:msg:88",
+    )
 
     # Superseded as the correction is stored, before any other job runs.
     superseded = wa.memory(old)
@@ -153,12 +158,24 @@ def test_a_deduction_borne_out_in_a_second_session_becomes_long_term(
 ) -> None:
     wa, tg = make_agent("wa-assistant", "whatsapp"), make_agent("tg-assistant", "telegram")
     text = "Netanel tends to move his Monday meetings to later in the week"
-    first = stored(wa, text, kind="deduced", evidence=["moved 3 of 4 Monday meetings in November"],
-                   session="wa-7", occurred_at=days_ago(3).isoformat())  # fmt: skip
+    first = stored(
+        wa,
+        text,
+        kind="deduced",
+        evidence=["moved 3 of 4 Monday meetings in November"],
+        session="wa-7",
+        occurred_at=days_ago(3).isoformat(),
+    )
     settle()
     assert wa.memory(first).tier == "episodic"
-    again = stored(tg, text, kind="deduced", evidence=["asked to move this Monday's sync"],
-                   session="tg-3", occurred_at=days_ago(1).isoformat())  # fmt: skip
+    again = stored(
+        tg,
+        text,
+        kind="deduced",
+        evidence=["asked to move this Monday's sync"],
+        session="tg-3",
+        occurred_at=days_ago(1).isoformat(),
+    )
     settle()
     assert again == first
     memory = wa.memory(first)
@@ -178,9 +195,16 @@ def test_approve_and_reject_at_once_one_decision_stands_and_the_other_is_refused
         memory_id = stored(wa, text)
         settle()
         [memory] = services.store.get([memory_id])
-        assessment = Assessment(memory_id=memory_id, tier=memory.tier, score=5.0, signals=[],
-                                decision=Decision.propose, target=Tier.semantic, reason="3 strong signals",
-                                at=utcnow())  # fmt: skip
+        assessment = Assessment(
+            memory_id=memory_id,
+            tier=memory.tier,
+            score=5.0,
+            signals=[],
+            decision=Decision.propose,
+            target=Tier.semantic,
+            reason="3 strong signals",
+            at=utcnow(),
+        )
         return proposals.propose(services.redis, services.keys, memory, assessment)
 
     def decide(proposal_id: str, action: str) -> Callable[[], int]:
@@ -234,8 +258,17 @@ def test_a_proposal_whose_temporary_memory_expired_is_withdrawn_and_approving_it
     until = (datetime.now(UTC) + timedelta(days=2)).replace(microsecond=0).isoformat()
     text = "Netanel is in Berlin for the conference until Wednesday"
     said = [(wa, 5, "wa-1"), (tg, 3, "tg-1"), (wa, 1, "wa-2")]
-    ids = {stored(agent, text, scope="temporary", expires_at=until, occurred_at=days_ago(d).isoformat(),
-                  session=session) for agent, d, session in said}  # fmt: skip
+    ids = {
+        stored(
+            agent,
+            text,
+            scope="temporary",
+            expires_at=until,
+            occurred_at=days_ago(d).isoformat(),
+            session=session,
+        )
+        for agent, d, session in said
+    }
     settle()
     [memory_id] = ids
     [proposal] = wa.promotions()

@@ -46,8 +46,12 @@ def test_three_days_two_agents_propose_semantic_with_every_signal_explained() ->
     result = assess(memory("Netanel prefers aisle seats", *said, kind="preference"), Context(), SETTINGS)
     assert (result.decision, result.target) == (Decision.propose, Tier.semantic)
     by_name = {s.name: s for s in result.signals}
-    assert set(by_name) == {SignalName.repeated, SignalName.reinforced_elsewhere, SignalName.frequent,
-                            SignalName.future_use}  # fmt: skip
+    assert set(by_name) == {
+        SignalName.repeated,
+        SignalName.reinforced_elsewhere,
+        SignalName.frequent,
+        SignalName.future_use,
+    }
     assert (
         by_name[SignalName.repeated].detail
         == "stated on 3 different days: 2026-11-02, 2026-11-04, 2026-11-06"
@@ -107,8 +111,13 @@ def test_a_deduction_borne_out_in_two_sessions_moves_at_once() -> None:
 
 
 def test_supporting_signals_and_weights_follow_the_settings() -> None:
-    m = memory("Always book an aisle seat for Netanel", ("wa", "s1", 0), confidence=Confidence.high,
-               person="Netanel", scope="person")  # fmt: skip
+    m = memory(
+        "Always book an aisle seat for Netanel",
+        ("wa", "s1", 0),
+        confidence=Confidence.high,
+        person="Netanel",
+        scope="person",
+    )
     assert names(m) == {SignalName.future_use, SignalName.high_confidence}
     assert names(m, Context(core_people=frozenset({"netanel"}))) >= {SignalName.core_tie}
     heavy = Settings(promotion_weights={"future_use": 5.0})

@@ -35,8 +35,11 @@ def test_each_item_becomes_an_event_sharing_the_summary_context() -> None:
     assert kinds == ["decision", "task", "deduced", "open_loop", "open_loop", "fact"]
     decision = derived[0][1]
     assert (decision.why, decision.session, decision.project, decision.related) == (
-        "direct", "trip", "lisbon-trip", [memory_id_for("ev1")],
-    )  # fmt: skip
+        "direct",
+        "trip",
+        "lisbon-trip",
+        [memory_id_for("ev1")],
+    )
     assert derived[2][1].evidence == ["Rome", "Paris"]
     assert all(e.summary is None for _, e in derived)
     assert expand("ev2", EventCreate.model_validate({"text": "a fact", "agent": "wa"})) == []
@@ -76,10 +79,16 @@ def test_a_private_summarys_items_stay_out_of_a_group_chats_search(
 ) -> None:
     # The items did not inherit `private`: a DM's decisions and open loops were found from a group chat.
     wa = make_agent("wa", "whatsapp")
-    wa.publish("Talked through the divorce lawyer", kind="summary", session="dm-1", private=True, summary={
-        "decisions": [{"text": "Hire Ronit Levi as the divorce lawyer", "why": "recommended"}],
-        "open_loops": ["Send Ronit Levi the divorce papers"],
-    })  # fmt: skip
+    wa.publish(
+        "Talked through the divorce lawyer",
+        kind="summary",
+        session="dm-1",
+        private=True,
+        summary={
+            "decisions": [{"text": "Hire Ronit Levi as the divorce lawyer", "why": "recommended"}],
+            "open_loops": ["Send Ronit Levi the divorce papers"],
+        },
+    )
     settle()
     assert len(wa.search("Ronit Levi divorce lawyer papers")) == 3  # the summary and both items
     assert wa.search("Ronit Levi divorce lawyer papers", chat_type="group") == []

@@ -21,9 +21,11 @@ def second_model_path(embedder: Embedder, tmp_path_factory: pytest.TempPathFacto
 
     torch.manual_seed(31)
     projection = Dense(
-        in_features=embedder.dimensions, out_features=SECOND_DIMENSIONS, bias=False,
+        in_features=embedder.dimensions,
+        out_features=SECOND_DIMENSIONS,
+        bias=False,
         activation_function=torch.nn.Identity(),
-    )  # fmt: skip
+    )
     path = tmp_path_factory.mktemp("models") / "minilm-128"
     SentenceTransformer(modules=[*embedder.model, projection], device="cpu").save(str(path))
     return path

@@ -58,8 +58,12 @@ def start_hub(redis: Redis) -> Iterator[Callable[..., EmbeddedHub]]:
 
 
 def _publish(services: Services, texts: list[str]) -> list[str]:
-    publisher = RedisPublisher(services.redis, agent="tester", prefix=services.settings.redis_prefix,
-                               queue_name=services.settings.queue_name)  # fmt: skip
+    publisher = RedisPublisher(
+        services.redis,
+        agent="tester",
+        prefix=services.settings.redis_prefix,
+        queue_name=services.settings.queue_name,
+    )
     return [publisher.publish(text) for text in texts]
 
 
@@ -78,9 +82,12 @@ def _ids(services: Services) -> set[str]:
 def _dense_top(services: Services, question: str) -> str:
     """The best memory for `question` by the dense vectors alone: what the model answers."""
     query = SearchQuery(
-        dense=services.embedder.encode_one(question), sparse=services.sparse.query(question),
-        filter=MemoryFilter(now=datetime.now(UTC)), limit=1, mode=SearchMode.dense,
-    )  # fmt: skip
+        dense=services.embedder.encode_one(question),
+        sparse=services.sparse.query(question),
+        filter=MemoryFilter(now=datetime.now(UTC)),
+        limit=1,
+        mode=SearchMode.dense,
+    )
     return services.store.search(query)[0].memory.text
 
 
@@ -183,8 +190,14 @@ def test_a_reembed_that_dies_midway_leaves_the_old_hub_whole_and_a_rerun_finishe
             raise KeyboardInterrupt  # as a kill would, mid-way through the copy
 
     with pytest.raises(KeyboardInterrupt):
-        reembed(settings, redis, embedder=second_embedder, sparse=SparseEncoder(),
-                progress=die_on_the_second_page, page_size=3)  # fmt: skip
+        reembed(
+            settings,
+            redis,
+            embedder=second_embedder,
+            sparse=SparseEncoder(),
+            progress=die_on_the_second_page,
+            page_size=3,
+        )
     old = start_hub(settings, embedder)  # the old model still serves the whole hub
     assert _ids(old.services) == before
     assert _dense_top(old.services, "what is Yael allergic to?") == FACTS[3]

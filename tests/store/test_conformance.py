@@ -166,17 +166,40 @@ def test_round_trip_keeps_every_field(store: MemoryStore, make_point: MakePoint)
     at = NOW.astimezone(timezone(timedelta(hours=2))).replace(microsecond=123456)
     promoted = Change(at=at, action="promoted", by="owner", changes={"tier": ["episodic", "core"]}, note="ok")
     full = make_memory(
-        "full", "Alice moved the Alpha demo to Thursday.", context="Bob: when is the Alpha demo now?",
-        kind=Kind.correction, evidence=["standup notes", "calendar invite"], scope=Scope.temporary,
-        project="alpha", person="alice", expires_at=NOW + DAY, channel="telegram", chat="team-chat",
-        session="s-42", occurred_at=at, confidence=Confidence.high, why="she said so", source="msg:991",
-        related=[memory_id_for("p_alpha")], subject="alpha demo", attribute="day", value="Thursday",
-        state=State.stale, tier=Tier.core, created_at=at - HOUR, last_verified=at,
-        superseded_by=memory_id_for("newer"), promotion_score=2.5, private=True,
+        "full",
+        "Alice moved the Alpha demo to Thursday.",
+        context="Bob: when is the Alpha demo now?",
+        kind=Kind.correction,
+        evidence=["standup notes", "calendar invite"],
+        scope=Scope.temporary,
+        project="alpha",
+        person="alice",
+        expires_at=NOW + DAY,
+        channel="telegram",
+        chat="team-chat",
+        session="s-42",
+        occurred_at=at,
+        confidence=Confidence.high,
+        why="she said so",
+        source="msg:991",
+        related=[memory_id_for("p_alpha")],
+        subject="alpha demo",
+        attribute="day",
+        value="Thursday",
+        state=State.stale,
+        tier=Tier.core,
+        created_at=at - HOUR,
+        last_verified=at,
+        superseded_by=memory_id_for("newer"),
+        promotion_score=2.5,
+        private=True,
         sightings=[Sighting(event_id="full", agent="tester", channel="telegram", session="s-42", at=at)],
-        history=[promoted], nature=Nature.event,
-        origin=Origin(path="memory/daily/2026-11-29.md", section="Notes", line=7, tags=["work"], undated=True),
-    )  # fmt: skip
+        history=[promoted],
+        nature=Nature.event,
+        origin=Origin(
+            path="memory/daily/2026-11-29.md", section="Notes", line=7, tags=["work"], undated=True
+        ),
+    )
     # Every field differs from its default, so a field the store dropped would show.
     for name, field in Memory.model_fields.items():
         if not field.is_required():
@@ -355,7 +378,7 @@ def test_expiry_follows_the_filter_clock(corpus: MemoryStore) -> None:
                 )
             },
             {"g_coffee", "p_alpha"},
-        ),  # fmt: skip
+        ),
         ({"ids": frozenset()}, set()),
     ],
 )
@@ -423,11 +446,21 @@ def test_stated_range_matches_any_statement_and_follows_updates(
         return Sighting(event_id=name, agent="tester", at=NOW - days_ago * DAY)
 
     first = said("twice", 5)
-    store.upsert([
-        make_point(make_memory("twice", "Dana's bike is in the storage room", occurred_at=first.at,
-                               sightings=[first, said("again", 1)])),
-        make_point(make_memory("once", "Itai's bike is in the hallway", occurred_at=first.at, sightings=[first])),
-    ])  # fmt: skip
+    store.upsert(
+        [
+            make_point(
+                make_memory(
+                    "twice",
+                    "Dana's bike is in the storage room",
+                    occurred_at=first.at,
+                    sightings=[first, said("again", 1)],
+                )
+            ),
+            make_point(
+                make_memory("once", "Itai's bike is in the hallway", occurred_at=first.at, sightings=[first])
+            ),
+        ]
+    )
 
     def stated(start: int, end: int) -> set[str]:
         window = MemoryFilter(
@@ -458,12 +491,14 @@ def test_payloads_are_read_as_stored_and_patched_key_by_key(corpus: MemoryStore)
     coffee, alice = memory_id_for("g_coffee"), memory_id_for("u_alice")
     vectors = corpus.vectors(list(stored))
 
-    corpus.patch_payloads({
-        coffee: PayloadPatch(set={"stated_ts": [1.0, 2.0], "audience": "direct"}),
-        alice.upper(): PayloadPatch(delete=("audience", "stated_ts")),
-        memory_id_for("never-stored"): PayloadPatch(set={"stated_ts": [1.0]}, delete=("audience",)),
-        "not-a-uuid": PayloadPatch(delete=("audience",)),
-    })  # fmt: skip
+    corpus.patch_payloads(
+        {
+            coffee: PayloadPatch(set={"stated_ts": [1.0, 2.0], "audience": "direct"}),
+            alice.upper(): PayloadPatch(delete=("audience", "stated_ts")),
+            memory_id_for("never-stored"): PayloadPatch(set={"stated_ts": [1.0]}, delete=("audience",)),
+            "not-a-uuid": PayloadPatch(delete=("audience",)),
+        }
+    )
     corpus.patch_payloads({})
 
     after = corpus.scroll_payloads(limit=100).payloads
@@ -542,10 +577,12 @@ def test_recency_favours_newer_memories(
 ) -> None:
     # The same words, so the same relevance: only when it happened tells them apart.
     text = "The spare car keys are in the blue bowl by the door."
-    store.upsert([
-        make_point(make_memory("old", text, occurred_at=NOW - 400 * DAY)),
-        make_point(make_memory("new", text, occurred_at=NOW - 2 * DAY)),
-    ])  # fmt: skip
+    store.upsert(
+        [
+            make_point(make_memory("old", text, occurred_at=NOW - 400 * DAY)),
+            make_point(make_memory("new", text, occurred_at=NOW - 2 * DAY)),
+        ]
+    )
     question = "where are the spare car keys"
     for mode in SearchMode:
         hits = store.search(dataclasses.replace(ask(question, mode=mode), recency=30 * DAY))
@@ -688,10 +725,18 @@ os._exit(0)  # dies without flushing or closing anything
 def test_edge_writes_survive_a_crash(tmp_path: Path, make_point: MakePoint) -> None:
     points = [make_point(memory(name)) for name in CORPUS]
     dump = tmp_path / "points.json"
-    dump.write_text(json.dumps([
-        {"memory": p.memory.model_dump(mode="json"), "dense": p.dense, "sparse": dataclasses.asdict(p.sparse)}
-        for p in points
-    ]))  # fmt: skip
+    dump.write_text(
+        json.dumps(
+            [
+                {
+                    "memory": p.memory.model_dump(mode="json"),
+                    "dense": p.dense,
+                    "sparse": dataclasses.asdict(p.sparse),
+                }
+                for p in points
+            ]
+        )
+    )
     repo = Path(__file__).resolve().parents[2]
     subprocess.run(
         [sys.executable, "-c", CRASHING_WRITER, str(tmp_path / "shard"), str(dump)],
@@ -792,10 +837,12 @@ def test_edge_optimize_indexes_and_keeps_results(
     filler /= np.linalg.norm(filler, axis=1, keepdims=True)
     seed = make_point(memory("u_bob"))
     for start in range(0, len(filler), 1_000):
-        store.upsert([
-            MemoryPoint(make_memory(f"filler-{i}", f"filler {i}"), filler[i].tolist(), seed.sparse)
-            for i in range(start, start + 1_000)
-        ])  # fmt: skip
+        store.upsert(
+            [
+                MemoryPoint(make_memory(f"filler-{i}", f"filler {i}"), filler[i].tolist(), seed.sparse)
+                for i in range(start, start + 1_000)
+            ]
+        )
     store.upsert([make_point(memory(name)) for name in CORPUS])
     before = [first(store, ask(q)) for q in CLOSE_QUESTIONS]
     assert store.unindexed_count() == store.count()
@@ -815,11 +862,13 @@ def test_a_global_memory_that_names_a_project_or_person_shows_to_whoever_may_rea
     # Events may be global and still name a project or a person. A search that names neither finds
     # them ("who is Bob's therapist?" found nothing), unless its key is granted neither, for which
     # GET /v1/memories/{id} does not show them either.
-    store.upsert([
-        make_point(make_memory("g_beta", "The Beta budget is forty thousand euros.", project="beta")),
-        make_point(make_memory("g_bob", "Bob's therapist is Dr. Levi on Tuesdays.", person="bob")),
-        make_point(make_memory("g_plain", "Deploys happen on Tuesdays.")),
-    ])  # fmt: skip
+    store.upsert(
+        [
+            make_point(make_memory("g_beta", "The Beta budget is forty thousand euros.", project="beta")),
+            make_point(make_memory("g_bob", "Bob's therapist is Dr. Levi on Tuesdays.", person="bob")),
+            make_point(make_memory("g_plain", "Deploys happen on Tuesdays.")),
+        ]
+    )
     for projects, persons, visible in (
         (None, None, {"g_plain", "g_beta", "g_bob"}),
         (set(), set(), {"g_plain"}),

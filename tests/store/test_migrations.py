@@ -161,8 +161,13 @@ def test_the_daily_page_shows_an_old_restatement_after_the_backfill(
 ) -> None:
     first = datetime(2026, 11, 20, 9, tzinfo=UTC)
     again = said("keys-again", datetime(2026, 11, 21, 10, 15, tzinfo=UTC), agent="tg-assistant")
-    keys = make_memory("keys", "The spare car keys are in the blue bowl by the door", agent="wa-assistant",
-                       occurred_at=first, sightings=[said("keys", first, "wa-assistant"), again])  # fmt: skip
+    keys = make_memory(
+        "keys",
+        "The spare car keys are in the blue bowl by the door",
+        agent="wa-assistant",
+        occurred_at=first,
+        sightings=[said("keys", first, "wa-assistant"), again],
+    )
     stored_the_old_way(store, make_point(keys), PayloadPatch(delete=("stated_ts",)))
 
     def page() -> str:

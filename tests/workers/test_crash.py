@@ -25,8 +25,12 @@ EVENTS = 1500
 
 def worker_env(tmp_path: Path, redis_url: str, **extra: str) -> dict[str, str]:
     """A `memhub worker` on this Redis and data folder, taking small batches."""
-    return {"MEMHUB_REDIS_URL": redis_url, "MEMHUB_DATA_DIR": str(tmp_path / "data"),
-            "MEMHUB_INGEST_BATCH_SIZE": "64", **extra}  # fmt: skip
+    return {
+        "MEMHUB_REDIS_URL": redis_url,
+        "MEMHUB_DATA_DIR": str(tmp_path / "data"),
+        "MEMHUB_INGEST_BATCH_SIZE": "64",
+        **extra,
+    }
 
 
 def stored(redis: Redis, keys: Keys, ids: list[str]) -> int:

@@ -23,15 +23,28 @@ def fill(services: Services, count: int) -> None:
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     now = datetime.now(UTC)
     for start in range(0, count, 1_000):
-        services.store.upsert([
-            MemoryPoint(
-                Memory(id=memory_id_for(f"filler-{i}"), event_id=f"filler-{i}", text=f"filler {i}", agent="filler",
-                       kind=Kind.fact, scope=Scope.global_, occurred_at=now, confidence="medium",
-                       tier=Tier.episodic, created_at=now, last_verified=now),
-                vectors[i].tolist(), services.sparse.document(f"filler {i}"),
-            )
-            for i in range(start, min(start + 1_000, count))
-        ])  # fmt: skip
+        services.store.upsert(
+            [
+                MemoryPoint(
+                    Memory(
+                        id=memory_id_for(f"filler-{i}"),
+                        event_id=f"filler-{i}",
+                        text=f"filler {i}",
+                        agent="filler",
+                        kind=Kind.fact,
+                        scope=Scope.global_,
+                        occurred_at=now,
+                        confidence="medium",
+                        tier=Tier.episodic,
+                        created_at=now,
+                        last_verified=now,
+                    ),
+                    vectors[i].tolist(),
+                    services.sparse.document(f"filler {i}"),
+                )
+                for i in range(start, min(start + 1_000, count))
+            ]
+        )
 
 
 @pytest.mark.slow

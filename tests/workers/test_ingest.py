@@ -193,18 +193,22 @@ TEMPORARY = {
     ("raw", "cause"),
     [
         # Refused by name: stored, a naive time made every search that met the memory fail.
-        (envelope({"text": "Dana likes green tea", "agent": "wa"}, received_at="2026-11-29T10:00:00"),
-         "received_at: give a time with a timezone"),
+        (
+            envelope({"text": "Dana likes green tea", "agent": "wa"}, received_at="2026-11-29T10:00:00"),
+            "received_at: give a time with a timezone",
+        ),
         # Was a TypeError (naive against aware), taking the whole batch down with it.
-        (envelope({**TEMPORARY, "expires_at": "2030-01-01T00:00:00Z"}, received_at="2026-11-29T10:00:00"),
-         "received_at: give a time with a timezone"),
+        (
+            envelope({**TEMPORARY, "expires_at": "2030-01-01T00:00:00Z"}, received_at="2026-11-29T10:00:00"),
+            "received_at: give a time with a timezone",
+        ),
         # Was an OverflowError: received_at plus the TTL passed year 9999.
         (envelope(TEMPORARY, received_at="9999-12-31T23:00:00+00:00"), "received_at: give a time between"),
         # Was a RecursionError in json.loads.
         ('{"event":' + "[" * 100_000 + "]" * 100_000 + "}", "event: nested too deeply to read"),
     ],
     ids=["naive", "naive-with-ttl", "overflow", "deep"],
-)  # fmt: skip
+)
 def test_an_entry_the_parser_chokes_on_is_rejected_alone_with_its_cause(
     make_services: Callable[..., Services], raw: str, cause: str
 ) -> None:

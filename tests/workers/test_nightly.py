@@ -62,8 +62,14 @@ def test_what_an_expired_correction_superseded_is_found_again_the_same_night(
 ) -> None:
     wa = make_agent("wa-assistant", "whatsapp")
     locker = stored(wa, "Netanel's gym locker is number 12")
-    repair = stored(wa, "Netanel's gym locker is number 40 while 12 is repaired", kind="correction",
-                    related=[locker], scope="temporary", ttl_seconds=600)  # fmt: skip
+    repair = stored(
+        wa,
+        "Netanel's gym locker is number 40 while 12 is repaired",
+        kind="correction",
+        related=[locker],
+        scope="temporary",
+        ttl_seconds=600,
+    )
     settle()
     assert wa.memory(locker).superseded_by == repair
     expire(hub.services.store, repair)

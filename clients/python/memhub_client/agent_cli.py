@@ -38,9 +38,17 @@ def _where(hit: SearchHit) -> str:
 
 
 def remember(hub: Memhub, args: argparse.Namespace) -> None:
-    fields = {"kind": args.kind, "scope": args.scope, "project": args.project, "person": args.person,
-              "evidence": args.evidence or None, "confidence": args.confidence, "source": args.source,
-              "session": args.session, "ttl_seconds": args.ttl}  # fmt: skip
+    fields = {
+        "kind": args.kind,
+        "scope": args.scope,
+        "project": args.project,
+        "person": args.person,
+        "evidence": args.evidence or None,
+        "confidence": args.confidence,
+        "source": args.source,
+        "session": args.session,
+        "ttl_seconds": args.ttl,
+    }
     event_id = hub.publish(args.text, **{k: v for k, v in fields.items() if v is not None})
     if args.no_wait:
         print(f"published {event_id}")
@@ -52,8 +60,12 @@ def remember(hub: Memhub, args: argparse.Namespace) -> None:
 
 
 def recall(hub: Memhub, args: argparse.Namespace) -> None:
-    filters = {"project": args.project, "person": args.person, "everywhere": args.everywhere or None,
-               "kinds": args.kind or None}  # fmt: skip
+    filters = {
+        "project": args.project,
+        "person": args.person,
+        "everywhere": args.everywhere or None,
+        "kinds": args.kind or None,
+    }
     hits = hub.search(args.query, limit=args.limit, **{k: v for k, v in filters.items() if v is not None})
     if args.json:
         print(json.dumps([h.model_dump(mode="json") for h in hits], indent=2))
@@ -66,10 +78,14 @@ def recall(hub: Memhub, args: argparse.Namespace) -> None:
 
 def summary(hub: Memhub, args: argparse.Namespace) -> None:
     event_id = hub.summarize_session(
-        args.text, session=args.session, decisions=args.decision, tasks_completed=args.done,
+        args.text,
+        session=args.session,
+        decisions=args.decision,
+        tasks_completed=args.done,
         patterns=[Pattern(text=text, evidence=evidence) for text, evidence in args.pattern],
-        open_loops=args.open_loop, promote=args.promote,
-    )  # fmt: skip
+        open_loops=args.open_loop,
+        promote=args.promote,
+    )
     status = hub.wait(event_id)
     if status.status in (EventState.rejected, EventState.failed):
         raise SystemExit(f"memhub-agent: not stored: {status.error}")
@@ -103,8 +119,13 @@ def forget(hub: Memhub, args: argparse.Namespace) -> None:
 class PatternAction(argparse.Action):
     """`--pattern TEXT` starts a deduction; each `--because EVIDENCE` after it supports it."""
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:  # fmt: skip
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
         patterns: list[tuple[str, list[str]]] = namespace.pattern
         if option_string == "--pattern":
             patterns.append((str(values), []))
@@ -115,9 +136,12 @@ class PatternAction(argparse.Action):
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="memhub-agent", description=__doc__.splitlines()[0],
-                                  formatter_class=argparse.RawDescriptionHelpFormatter,
-                                  epilog="\n".join(__doc__.splitlines()[2:]))  # fmt: skip
+    top = argparse.ArgumentParser(
+        prog="memhub-agent",
+        description=__doc__.splitlines()[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="\n".join(__doc__.splitlines()[2:]),
+    )
     top.add_argument("--url", default=os.environ.get("MEMHUB_URL", "http://127.0.0.1:8420"))
     top.add_argument("--agent", default=os.environ.get("MEMHUB_AGENT"))
     top.add_argument("--api-key", default=os.environ.get("MEMHUB_API_KEY"))

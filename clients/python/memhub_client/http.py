@@ -312,8 +312,16 @@ class Memhub:
         ledger), newest first; pass its `next_offset` as `offset` for the next. Conflicts recorded
         meanwhile move nothing between pages. `status=`, `severity=`, `scope=`, `project=`, `person=`
         narrow it (named, as in `memories`, so a misspelt one is an error)."""
-        params = _given(agent=None if every_agent else self.agent, limit=limit, offset=offset, status=status,
-                        severity=severity, scope=scope, project=project, person=person)  # fmt: skip
+        params = _given(
+            agent=None if every_agent else self.agent,
+            limit=limit,
+            offset=offset,
+            status=status,
+            severity=severity,
+            scope=scope,
+            project=project,
+            person=person,
+        )
         return ConflictPage.model_validate(self._call("GET", "/v1/conflicts", params=params))
 
     def all_conflicts(
@@ -331,9 +339,16 @@ class Memhub:
         page, narrowed as `conflict_page` narrows it."""
 
         def page(offset: str | None) -> tuple[list[Conflict], str | None]:
-            found = self.conflict_page(limit=page_size, offset=offset, status=status, severity=severity,
-                                       scope=scope, project=project, person=person,
-                                       every_agent=every_agent)  # fmt: skip
+            found = self.conflict_page(
+                limit=page_size,
+                offset=offset,
+                status=status,
+                severity=severity,
+                scope=scope,
+                project=project,
+                person=person,
+                every_agent=every_agent,
+            )
             return found.conflicts, found.next_offset
 
         return _every(page)
@@ -349,8 +364,9 @@ class Memhub:
     ) -> list[Conflict]:
         """Every conflict involving this agent, newest first, as a list (`all_conflicts` reads it a
         page at a time, `conflict_page` one page); narrowed as `conflict_page` narrows it."""
-        return list(self.all_conflicts(status=status, severity=severity, scope=scope, project=project,
-                                       person=person))  # fmt: skip
+        return list(
+            self.all_conflicts(status=status, severity=severity, scope=scope, project=project, person=person)
+        )
 
     def conflict(self, conflict_id: str) -> Conflict:
         """One conflict (a search hit's `conflict_ids`, a question's `conflict_id`): both statements, their
@@ -410,11 +426,17 @@ class Memhub:
         evidence, `promote` names facts to keep long-term. A decision or pattern may be this client's
         model, a dict, or another model with its fields (the server's own).
         """
-        summary = SessionSummary.model_validate(to_jsonable_python({
-            "decisions": [{"text": d} if isinstance(d, str) else d for d in decisions],
-            "tasks_completed": list(tasks_completed), "patterns": list(patterns),
-            "open_loops": list(open_loops), "promote": list(promote),
-        }))  # fmt: skip
+        summary = SessionSummary.model_validate(
+            to_jsonable_python(
+                {
+                    "decisions": [{"text": d} if isinstance(d, str) else d for d in decisions],
+                    "tasks_completed": list(tasks_completed),
+                    "patterns": list(patterns),
+                    "open_loops": list(open_loops),
+                    "promote": list(promote),
+                }
+            )
+        )
         text = text or describe(summary, session=session)
         return self.publish(text, kind="summary", session=session, summary=summary, **fields)
 

@@ -38,8 +38,22 @@ the answer with `resolve_conflict`. `forget` only when the owner asks to forget 
 """
 
 # A hit as a model reads it: what was said, by whom, where, and whether it is disputed.
-HIT_FIELDS = ["id", "text", "kind", "scope", "project", "person", "agent", "channel", "source",
-              "occurred_at", "created_at", "confidence", "stale", "conflict_ids"]  # fmt: skip
+HIT_FIELDS = [
+    "id",
+    "text",
+    "kind",
+    "scope",
+    "project",
+    "person",
+    "agent",
+    "channel",
+    "source",
+    "occurred_at",
+    "created_at",
+    "confidence",
+    "stale",
+    "conflict_ids",
+]
 
 
 def _hit(hit: SearchHit) -> dict[str, Any]:
@@ -100,8 +114,16 @@ def build_server(hub: Memhub, *, wait_timeout: float = 30.0) -> MCPServer:
         and returns its memory id. The hub notices when it contradicts what another assistant
         remembered, and says so in recall's conflict_ids."""
         try:
-            event_id = hub.publish(text, kind=kind, scope=scope, project=project, person=person,
-                                   evidence=evidence or None, confidence=confidence, source=source)  # fmt: skip
+            event_id = hub.publish(
+                text,
+                kind=kind,
+                scope=scope,
+                project=project,
+                person=person,
+                evidence=evidence or None,
+                confidence=confidence,
+                source=source,
+            )
             status = hub.wait(event_id, timeout=wait_timeout)
         except MemhubError as error:
             raise _refused(error) from error
@@ -128,8 +150,14 @@ def build_server(hub: Memhub, *, wait_timeout: float = 30.0) -> MCPServer:
     ) -> list[dict[str, Any]]:
         """Search the shared memory, best match first: each memory with who remembered it, where, when,
         and conflict_ids when assistants disagree about it (ask the owner then)."""
-        filters = {"project": project, "person": person, "everywhere": everywhere or None, "kinds": kinds,
-                   "agents": agents, "channels": channels}  # fmt: skip
+        filters = {
+            "project": project,
+            "person": person,
+            "everywhere": everywhere or None,
+            "kinds": kinds,
+            "agents": agents,
+            "channels": channels,
+        }
         try:
             hits = hub.search(query, limit=limit, **{k: v for k, v in filters.items() if v is not None})
         except MemhubError as error:
@@ -190,14 +218,27 @@ def build_server(hub: Memhub, *, wait_timeout: float = 30.0) -> MCPServer:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="memhub-mcp", description=__doc__.splitlines()[0])
-    parser.add_argument("--url", default=os.environ.get("MEMHUB_URL", "http://127.0.0.1:8420"),
-                        help="the hub (default: $MEMHUB_URL, else http://127.0.0.1:8420)")  # fmt: skip
-    parser.add_argument("--agent", default=os.environ.get("MEMHUB_AGENT"),
-                        required="MEMHUB_AGENT" not in os.environ, help="the agent it acts as ($MEMHUB_AGENT)")  # fmt: skip
-    parser.add_argument("--api-key", default=os.environ.get("MEMHUB_API_KEY"),
-                        help="the agent's key, when the hub checks keys ($MEMHUB_API_KEY)")  # fmt: skip
-    parser.add_argument("--channel", default=os.environ.get("MEMHUB_CHANNEL"),
-                        help="where this agent talks to the owner ($MEMHUB_CHANNEL)")  # fmt: skip
+    parser.add_argument(
+        "--url",
+        default=os.environ.get("MEMHUB_URL", "http://127.0.0.1:8420"),
+        help="the hub (default: $MEMHUB_URL, else http://127.0.0.1:8420)",
+    )
+    parser.add_argument(
+        "--agent",
+        default=os.environ.get("MEMHUB_AGENT"),
+        required="MEMHUB_AGENT" not in os.environ,
+        help="the agent it acts as ($MEMHUB_AGENT)",
+    )
+    parser.add_argument(
+        "--api-key",
+        default=os.environ.get("MEMHUB_API_KEY"),
+        help="the agent's key, when the hub checks keys ($MEMHUB_API_KEY)",
+    )
+    parser.add_argument(
+        "--channel",
+        default=os.environ.get("MEMHUB_CHANNEL"),
+        help="where this agent talks to the owner ($MEMHUB_CHANNEL)",
+    )
     parser.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on PORT, not stdio")
     parser.add_argument("--host", default="127.0.0.1", help="with --http: the address to listen on")
     args = parser.parse_args(argv)

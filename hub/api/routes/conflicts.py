@@ -87,8 +87,14 @@ def list_conflicts(
     status_of_document = None if open_only else status_
     where = None
     if any(v is not None for v in (status_of_document, severity, scope, project, person)):
-        where = partial(ledger.matching, status=status_of_document, severity=severity, scope=scope,
-                        project=project, person=person)  # fmt: skip
+        where = partial(
+            ledger.matching,
+            status=status_of_document,
+            severity=severity,
+            scope=scope,
+            project=project,
+            person=person,
+        )
     found, next_at = ledger.page(
         services.redis,
         services.keys,

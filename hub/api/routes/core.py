@@ -25,10 +25,12 @@ def core_block(
     project: NameQuery | None = None,
     chat_type: Annotated[
         ChatType | None,
-        Query(description="Where the session is. In a `group` chat, memories marked `private` "
-                          "(to direct conversations) are left out of the block."),
+        Query(
+            description="Where the session is. In a `group` chat, memories marked `private` "
+            "(to direct conversations) are left out of the block."
+        ),
     ] = None,
-) -> CoreBlock:  # fmt: skip
+) -> CoreBlock:
     """The agent's core memory as markdown (Identity, User, Active Context, Quick Reference), within budget.
 
     The core-tier memories this agent published: global ones, plus the named person's and project's,
@@ -39,8 +41,17 @@ def core_block(
     to archival.
     """
     budget = services.settings.core_budget(agent)
-    block = read_core(services.store, services.redis, services.keys, budget, agent=agent, now=utcnow(), person=person, project=project,
-                      exclude_private=chat_type == "group")  # fmt: skip
+    block = read_core(
+        services.store,
+        services.redis,
+        services.keys,
+        budget,
+        agent=agent,
+        now=utcnow(),
+        person=person,
+        project=project,
+        exclude_private=chat_type == "group",
+    )
     if block.left_out:
         request_compaction(services.redis, services.queue, services.keys, agent, reason="core over budget")
     return block

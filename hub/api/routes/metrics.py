@@ -14,9 +14,13 @@ router = APIRouter(tags=["metrics"])
     "/metrics",
     summary="Prometheus metrics",
     response_class=Response,
-    responses={200: {"content": {CONTENT_TYPE_PLAIN_0_0_4: {"schema": {"type": "string"}}},
-                     "description": "The metrics in Prometheus' text format (OpenMetrics when asked for)."}},
-)  # fmt: skip
+    responses={
+        200: {
+            "content": {CONTENT_TYPE_PLAIN_0_0_4: {"schema": {"type": "string"}}},
+            "description": "The metrics in Prometheus' text format (OpenMetrics when asked for).",
+        }
+    },
+)
 def metrics(request: Request, services: ServicesDep) -> Response:
     """Counts only: labels are tiers, severities and reason classes, never an agent or a memory's words.
     The open conflicts, questions and memories it counts are the owner's view, so with keys on it

@@ -32,9 +32,11 @@ Page = TypeVar("Page", DailyPage, ProjectPage)
 # they stay out of a search or a core block from there.
 ChatTypeQuery = Annotated[
     ChatType | None,
-    Query(description="Where the page is read. In a `group` chat, memories marked `private` (to direct "
-                      "conversations) are left off it."),
-]  # fmt: skip
+    Query(
+        description="Where the page is read. In a `group` chat, memories marked `private` (to direct "
+        "conversations) are left off it."
+    ),
+]
 
 
 class ResolveRequest(BaseModel):
@@ -140,7 +142,11 @@ def resolve_memory(
         except closing.NotClosable as exc:
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
         answered = closing.close_answered(
-            services.store, closed, by=by, min_similarity=services.settings.conflict_min_similarity,
-            may_read=caller.may_read, now=now,
-        )  # fmt: skip
+            services.store,
+            closed,
+            by=by,
+            min_similarity=services.settings.conflict_min_similarity,
+            may_read=caller.may_read,
+            now=now,
+        )
     return ClosedMemory.model_validate({**closed.model_dump(), "answered": [m.id for m in answered]})
