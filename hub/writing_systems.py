@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 
-_HEBREW_MARKS = "\u0591-\u05c7"
+# Cantillation and niqqud, not the punctuation among them (maqaf, paseq, sof pasuq, nun hafukha).
+_HEBREW_MARKS = "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7"
 _ARABIC_MARKS = "\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u0640"
 _MARKS = re.compile(f"[{_HEBREW_MARKS}{_ARABIC_MARKS}]")
 _HEBREW_LETTERS = "\u05d0-\u05ea"
