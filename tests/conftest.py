@@ -151,10 +151,18 @@ def hub_settings() -> dict[str, object]:
 
 
 @pytest.fixture
-def hub(make_services: Callable[..., Services], hub_settings: dict[str, object]) -> Iterator[EmbeddedHub]:
-    """A running hub: real Redis, embedded store, the real models, one RQ worker thread."""
+def hub_workers() -> int:
+    """The `hub` fixture's RQ worker threads; a module overrides it to run a scenario with more."""
+    return 1
+
+
+@pytest.fixture
+def hub(
+    make_services: Callable[..., Services], hub_settings: dict[str, object], hub_workers: int
+) -> Iterator[EmbeddedHub]:
+    """A running hub: real Redis, embedded store, the real models, `hub_workers` RQ worker threads."""
     running = EmbeddedHub(services=make_services(**hub_settings), redis_server=None)
-    running.start_workers(1, sweep_interval=0.5)
+    running.start_workers(hub_workers, sweep_interval=0.5)
     yield running
     running.stop()
 
