@@ -244,6 +244,8 @@ def table(results: dict[str, list[tuple[str, int, dict[str, float]]]]) -> None:
     for name, rows in results.items():
         for i, (label, keep) in enumerate(groups):
             chosen = [scored for split, category, scored in rows if keep(split, category)]
+            if not chosen:
+                continue
             means = [100 * statistics.fmean(s[c] for s in chosen) for c in columns]
             print(f"{name if i == 0 else '':<16}{label:>6}" + "".join(f"{m:>8.1f}" for m in means))
 
@@ -252,6 +254,8 @@ def main() -> None:
     parser = benchmark_parser(__doc__)
     parser.add_argument("--conversations", type=int, default=10, help="conversations of the 10")
     parser.add_argument("--limit", type=int, default=50, help="hits asked for (the largest k)")
+    parser.add_argument("--split", choices=["dev", "test"], help="ask only this split's questions")
+    parser.add_argument("--no-baselines", action="store_true", help="skip the naive rankings (when tuning)")
     parser.add_argument("--small-limit", type=int, default=10, help="a second, smaller limit to compare with")
     parser.add_argument(
         "--mode", default="hybrid", choices=["hybrid", "dense", "sparse"], help="the hub's search mode"
@@ -272,6 +276,7 @@ def main() -> None:
     results: dict[str, list[tuple[str, int, dict[str, float]]]] = defaultdict(list)
     changed = {k: 0 for k in KS if k <= args.small_limit}
     latencies: list[float] = []
+    asked_questions = 0
     with tempfile.TemporaryDirectory(prefix="memhub-realtalk-") as tmp:
         data = args.keep or Path(tmp) / "data"
         filled = data / "realtalk-published"
@@ -292,6 +297,8 @@ def main() -> None:
                 conflicts = list(hub.all_conflicts())
                 print(f"conflicts recorded between messages: {len(conflicts)}")
                 for c in conversations:
+                    if args.split and c.split != args.split:
+                        continue
                     for q in c.questions:
                         asked = time.perf_counter()
                         hits = hub.search(q.text, project=c.project, limit=args.limit, mode=args.mode)
@@ -303,13 +310,16 @@ def main() -> None:
                         )
                         for k in changed:
                             changed[k] += ranked[:k] != small[:k]
+                        asked_questions += 1
         finally:
             process.terminate()
             process.wait(60)
 
     embedder = Embedder(expected_sha256=get_settings().model_sha256)
     sparse = SparseEncoder()
-    for c in conversations:
+    for c in [] if args.no_baselines else conversations:
+        if args.split and c.split != args.split:
+            continue
         naive = Naive(c, embedder, sparse)
         for q in c.questions:
             for name, ranking in naive.rankings(q.text).items():
@@ -321,7 +331,7 @@ def main() -> None:
     )
     for k, count in changed.items():
         print(
-            f"first {k} hits differ between limit {args.limit} and {args.small_limit}: {count} of {questions} questions"
+            f"first {k} hits differ between limit {args.limit} and {args.small_limit}: {count} of {asked_questions} questions"
         )
 
 
