@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml clients/python/pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: setup up test test-fast lint format bench bench-quick bench-import clients
+.PHONY: setup up test test-fast lint format bench bench-quick bench-inprocess bench-import clients
 
 setup: $(STAMP)
 
@@ -35,11 +35,15 @@ format: setup
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
+# The path agents take: a started hub over HTTP. The in-process one shows where the time goes.
 bench: setup
-	$(PY) -m benchmarks.ingest_search
+	$(PY) -m benchmarks.http_path
 
 bench-quick: setup
-	$(PY) -m benchmarks.ingest_search --quick
+	$(PY) -m benchmarks.http_path --memories 500 --searches 50
+
+bench-inprocess: setup
+	$(PY) -m benchmarks.ingest_search
 
 bench-import: setup
 	$(PY) -m benchmarks.import_workspace

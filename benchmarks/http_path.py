@@ -1,0 +1,230 @@
+"""The path agents take: a started `memhub up`, driven over HTTP, with ratios to the raw model of the same run.
+
+    python -m benchmarks.http_path [--memories 2000] [--searches 200]
+
+1. `memhub up` starts in its own process (embedded Redis and store, its own workers).
+2. Raw model figures, in this process while the hub is idle: batched `encode` of the memories'
+   texts (sentences/s) and one query encoded alone (median of 200), before the hub is loaded and
+   again after it settles; their mean is the baseline, since the machine's speed drifts.
+3. Publish to searchable at a backlog: all memories (10 projects, 10 agents) published at once, 500
+   to a request; the time until every one is stored (searchable), and until every one is reviewed,
+   as memories per second against the raw batched encode.
+4. Search on the settled hub: scope-filtered searches (a project each), p50 and p95 over HTTP,
+   against one query encode.
+5. The same searches while four agents publish 20 events a second in all, one event to a request.
+6. Publish to searchable on an idle hub: one event, then its status until stored, p50 and p95.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.common import benchmark_parser, chat_memories, start_hub
+from hub.embedding import Embedder
+from hub.settings import get_settings
+from memhub_client import Memhub
+
+PROJECTS = 10
+PUBLISHERS = 4
+PUBLISH_RATE = 20.0  # events a second, all publishers together
+QUESTIONS = [
+    "who borrowed the camera?",
+    "where is the spare tent?",
+    "what needs a new charger before the trip?",
+    "which things should be sold online?",
+    "what was a birthday present?",
+    "what keeps making a strange noise?",
+    "where is the receipt?",
+    "what came with a warranty?",
+]
+
+
+def percentile(samples: Sequence[float], q: float) -> float:
+    return float(np.percentile(np.asarray(samples), q))
+
+
+def raw_figures(embedder: Embedder, texts: list[str]) -> tuple[float, float]:
+    """(batched encode, sentences/s; one query encoded alone, median seconds)."""
+    batch = get_settings().encode_batch_size
+    embedder.encode(texts[:64], batch_size=batch)  # warm
+    started = time.perf_counter()
+    embedder.encode(texts, batch_size=batch)
+    rate = len(texts) / (time.perf_counter() - started)
+    one = []
+    for i in range(200):
+        started = time.perf_counter()
+        embedder.encode_one(QUESTIONS[i % len(QUESTIONS)])
+        one.append(time.perf_counter() - started)
+    return rate, statistics.median(one)
+
+
+def wait_until(hub: Memhub, ids: Sequence[str], *, reviewed: bool, timeout: float = 1_800) -> float:
+    """Seconds until every event is stored (or also reviewed), asking 500 at a time."""
+    started = time.monotonic()
+    pending = list(ids)
+    while pending:
+        if time.monotonic() - started > timeout:
+            raise SystemExit(
+                f"{len(pending)} events not {'reviewed' if reviewed else 'stored'} in {timeout} s"
+            )
+        still = []
+        for at in range(0, len(pending), 500):
+            chunk = pending[at : at + 500]
+            for event_id, status in zip(chunk, hub.statuses(chunk), strict=True):
+                done = status is not None and (
+                    status.settled if reviewed else status.status.value != "queued"
+                )
+                if not done:
+                    still.append(event_id)
+        pending = still
+        if pending:
+            time.sleep(0.1)
+    return time.monotonic() - started
+
+
+def searches(hub: Memhub, count: int) -> list[float]:
+    took = []
+    for i in range(count):
+        started = time.perf_counter()
+        hub.search(QUESTIONS[i % len(QUESTIONS)], project=f"project-{i % PROJECTS}", limit=10)
+        took.append(time.perf_counter() - started)
+    return took
+
+
+def publishing(url: str, stop: threading.Event, texts: list[str], published: list[str]) -> None:
+    """One agent publishing single events at PUBLISH_RATE / PUBLISHERS a second until `stop`."""
+    interval = PUBLISHERS / PUBLISH_RATE
+    with Memhub(url, agent=f"busy-{threading.get_ident() % 1000}", timeout=60.0) as agent:
+        at = time.monotonic()
+        for text in texts:
+            if stop.is_set():
+                return
+            published.append(agent.publish(text, scope="project", project="busy"))
+            at += interval
+            time.sleep(max(0.0, at - time.monotonic()))
+
+
+def row(name: str, value: float, unit: str, ratio: float, bound: str) -> None:
+    print(f"{name:<58}{value:>10.1f} {unit:<9}{ratio:>8.2f}   {bound}")
+
+
+def main() -> None:
+    parser = benchmark_parser(__doc__)
+    parser.add_argument("--memories", type=int, default=2_000)
+    parser.add_argument("--searches", type=int, default=200)
+    args = parser.parse_args()
+    texts = chat_memories(args.memories + 4_000)
+    memories, spare = texts[: args.memories], texts[args.memories :]
+    embedder = Embedder(expected_sha256=get_settings().model_sha256)
+    before = raw_figures(embedder, memories)
+
+    with tempfile.TemporaryDirectory(prefix="memhub-http-") as tmp:
+        process, url = start_hub(Path(tmp) / "data")
+        try:
+            with Memhub(url, agent="agent-0", timeout=120.0) as hub:
+                searches(hub, 20)  # the API's first requests load what they need
+                events = [
+                    {
+                        "text": text,
+                        "agent": f"agent-{i % 10}",
+                        "scope": "project",
+                        "project": f"project-{i % PROJECTS}",
+                    }
+                    for i, text in enumerate(memories)
+                ]
+                started = time.monotonic()
+                ids: list[str] = []
+                for at in range(0, len(events), 500):
+                    ids += hub.publish_many(events[at : at + 500])
+                wait_until(hub, ids, reviewed=False)
+                stored = time.monotonic() - started
+                wait_until(hub, ids, reviewed=True)
+                reviewed = time.monotonic() - started
+                print(
+                    f"published {len(ids)} memories; stored in {stored:.1f} s, reviewed in {reviewed:.1f} s"
+                )
+
+                after = raw_figures(embedder, memories)
+                encode_rate = (before[0] + after[0]) / 2
+                encode_one = (before[1] + after[1]) / 2
+
+                settled = searches(hub, args.searches)
+                stop = threading.Event()
+                sent: list[str] = []
+                share = len(spare) // PUBLISHERS
+                threads = [
+                    threading.Thread(
+                        target=publishing, args=(url, stop, spare[i * share : (i + 1) * share], sent)
+                    )
+                    for i in range(PUBLISHERS)
+                ]
+                for thread in threads:
+                    thread.start()
+                time.sleep(2)
+                busy_started = time.monotonic()
+                busy = searches(hub, args.searches)
+                busy_seconds = time.monotonic() - busy_started
+                stop.set()
+                for thread in threads:
+                    thread.join()
+
+                idle = []
+                wait_until(hub, sent, reviewed=True)
+                for i in range(30):
+                    started_one = time.perf_counter()
+                    event_id = hub.publish(
+                        f"idle check {i}: " + spare[-1 - i], scope="project", project="idle"
+                    )
+                    hub.wait(event_id, reviewed=False, timeout=60)
+                    idle.append(time.perf_counter() - started_one)
+                    hub.wait(event_id, timeout=60)
+        finally:
+            process.terminate()
+            process.wait(60)
+
+    print(
+        f"\nraw model in this run: batched encode {encode_rate:.0f} sentences/s, one query {encode_one * 1000:.1f} ms"
+    )
+    print(f"while searching busy: {len(sent)} events published in {busy_seconds:.1f} s")
+    print(f"\n{'':<58}{'value':>10} {'':<9}{'ratio':>8}   bound")
+    row(
+        "publish -> searchable at a backlog (memories/s)",
+        len(ids) / stored,
+        "/s",
+        len(ids) / stored / encode_rate,
+        ">= 0.8",
+    )
+    row(
+        "publish -> reviewed at a backlog (memories/s)",
+        len(ids) / reviewed,
+        "/s",
+        len(ids) / reviewed / encode_rate,
+        "-",
+    )
+    p95 = percentile(settled, 95)
+    row("search p95, settled hub", p95 * 1000, "ms", p95 / encode_one, "<= 2.5")
+    p95_busy = percentile(busy, 95)
+    row(
+        f"search p95, {PUBLISHERS} agents publishing {PUBLISH_RATE:.0f}/s",
+        p95_busy * 1000,
+        "ms",
+        p95_busy / encode_one,
+        "<= 3",
+    )
+    print(
+        f"search p50: settled {percentile(settled, 50) * 1000:.1f} ms, busy {percentile(busy, 50) * 1000:.1f} ms"
+    )
+    print(
+        f"publish -> searchable, idle hub: p50 {percentile(idle, 50) * 1000:.0f} ms, p95 {percentile(idle, 95) * 1000:.0f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
