@@ -28,6 +28,11 @@ class Keys:
         return f"{self.prefix}:dlq"
 
     @property
+    def rate_limits(self) -> str:
+        """The prefix of each API key's request log (`hub.auth.ratelimit`)."""
+        return f"{self.prefix}:rate"
+
+    @property
     def drain_scheduled(self) -> str:
         """Set while a drain job waits in the queue, so at most one ever waits."""
         return f"{self.prefix}:ingest:scheduled"

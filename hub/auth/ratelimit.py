@@ -1,44 +1,37 @@
-"""Requests per key per minute, counted in Redis so that every API process shares the count."""
+"""Requests per key per minute, counted in Redis so that every API process shares the count.
+
+The count is `limits`' moving window (one atomic script per request) on the hub's own Redis
+connections, embedded Redis included. The limit holds over any 60 s, not per minute of the clock:
+with fixed windows a key could send the limit just before a minute turns and again just after. A
+refused request is not counted, so a caller that waits as told is let through.
+"""
 
 from __future__ import annotations
 
 import math
-import secrets
 import time
 
+from limits import RateLimitItemPerMinute
+from limits.storage import RedisStorage
+from limits.strategies import MovingWindowRateLimiter
 from redis import Redis
 
 from hub.keys import Keys
 
-WINDOW_SECONDS = 60
 
+class RateLimit:
+    """The request counts of every API key, in the hub's Redis."""
 
-def retry_after(
-    redis: Redis, keys: Keys, key_id: str, *, per_minute: int, now: float | None = None
-) -> int | None:
-    """Count one request; None when within the limit, else seconds until the key may send again.
+    def __init__(self, redis: Redis, keys: Keys) -> None:
+        # The URI names the kind of store only: the connections are the hub's own.
+        storage = RedisStorage("redis://", connection_pool=redis.connection_pool, key_prefix=keys.rate_limits)
+        self._limiter = MovingWindowRateLimiter(storage)
 
-    The limit holds over any 60 s, not per minute of the clock: with fixed windows a key could send
-    the limit just before a minute turns and again just after, twice the limit in a second or two.
-    Each request is kept, by when it came, for a minute; a refused one is not kept, so a caller that
-    waits as told is let through.
-    """
-    now = time.time() if now is None else now
-    log = f"{keys.prefix}:rate:{key_id}"
-    request = f"{now}:{secrets.token_hex(4)}"
-    pipe = redis.pipeline(transaction=True)
-    pipe.zremrangebyscore(log, "-inf", now - WINDOW_SECONDS)
-    pipe.zadd(log, {request: now})
-    pipe.zcard(log)
-    pipe.expire(log, WINDOW_SECONDS)
-    count = int(pipe.execute()[2])
-    if count <= per_minute:
-        return None
-    # The key may send again once enough of the requests before this one are a minute old (none
-    # left to wait for: another process's request has just let them go).
-    freeing = count - per_minute - 1
-    pipe.zrem(log, request)
-    pipe.zrange(log, freeing, freeing, withscores=True)
-    freed = pipe.execute()[1]
-    freed_at = freed[0][1] if freed else now - WINDOW_SECONDS
-    return max(1, math.ceil(freed_at + WINDOW_SECONDS - now))
+    def retry_after(self, key_id: str, *, per_minute: int) -> int | None:
+        """Count one request; None when within the limit, else seconds until the key may send again
+        (when the oldest of the requests in the window is a minute old)."""
+        item = RateLimitItemPerMinute(per_minute)
+        if self._limiter.hit(item, key_id):
+            return None
+        reset_at, _ = self._limiter.get_window_stats(item, key_id)
+        return max(1, math.ceil(reset_at - time.time()))
