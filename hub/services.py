@@ -22,6 +22,7 @@ from hub.search import Retriever
 from hub.settings import Settings
 from hub.sparse import SparseEncoder
 from hub.store import MemoryStore, open_store
+from hub.store.current import embedded_store_exists
 from hub.store.pinning import check_model
 
 
@@ -97,9 +98,11 @@ def load_embedder(settings: Settings) -> Embedder:
     )
 
 
-def open_pinned_store(settings: Settings, redis: Redis, embedder: Embedder) -> MemoryStore:
-    """The hub's store, refused (ModelMismatch) when another model wrote it."""
-    store = open_store(settings, dimensions=embedder.dimensions)
+def open_pinned_store(
+    settings: Settings, redis: Redis, embedder: Embedder, store: MemoryStore | None = None
+) -> MemoryStore:
+    """The hub's store (`store`, if opened already), refused (ModelMismatch) when another model wrote it."""
+    store = store or open_store(settings, dimensions=embedder.dimensions)
     try:
         check_model(store, embedder.identity)
     except BaseException:
@@ -119,11 +122,19 @@ def build_services(
 ) -> Services:
     """Open the store and load the models once, for a whole process (pass them in to share them)."""
     ensure_stream(redis, Keys(settings.redis_prefix))
-    embedder = embedder or load_embedder(settings)
+    # An embedded store that exists opens before the model loads: one that another process holds is
+    # refused at once, not after the seconds the model takes.
+    store = open_store(settings) if embedder is None and embedded_store_exists(settings) else None
+    try:
+        embedder = embedder or load_embedder(settings)
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
     return Services(
         settings=settings,
         redis=redis,
-        store=open_pinned_store(settings, redis, embedder),
+        store=open_pinned_store(settings, redis, embedder, store),
         embedder=embedder,
         judge=judge_from_settings(settings, pair_model=pair_model),
     )

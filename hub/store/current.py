@@ -77,6 +77,14 @@ def _server_current(client: QdrantClient, collection: str) -> str:
     return max(finished, key=lambda name: generation_of(collection, name), default=collection)
 
 
+def embedded_store_exists(settings: Settings) -> bool:
+    """Whether the hub's embedded store has been created (never true against a Qdrant server)."""
+    return (
+        not settings.qdrant_url
+        and (_store_dir(settings) / current_name(settings) / "edge_config.json").exists()
+    )
+
+
 def open_generation(settings: Settings, name: str, *, dimensions: int = DIMENSIONS) -> MemoryStore:
     """One generation of the store, created (with `dimensions`) if missing."""
     if settings.qdrant_url:
