@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -19,6 +19,7 @@ import httpx
 from redis import Redis
 
 from hub.connections import EmbeddedRedis
+from memhub_client import Memhub
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -156,3 +157,38 @@ def start_hub(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
             pass
         time.sleep(0.2)
     raise SystemExit("memhub up did not become healthy in 180 s")
+
+
+def wait_for_events(
+    hub: Memhub,
+    ids: Sequence[str],
+    *,
+    reviewed: bool = True,
+    poll: float = 0.1,
+    timeout: float = 3_600,
+    progress: bool = False,
+) -> int:
+    """Block until every event is stored (or also reviewed: `reviewed`), asking 500 statuses a
+    request, and saying how many are done at each poll if `progress`; how many were rejected or
+    failed instead."""
+    started = time.monotonic()
+    pending, refused = list(ids), 0
+    while pending:
+        if time.monotonic() - started > timeout:
+            raise SystemExit(
+                f"{len(pending)} events not {'reviewed' if reviewed else 'stored'} in {timeout} s"
+            )
+        still = []
+        for at in range(0, len(pending), 500):
+            chunk = pending[at : at + 500]
+            for event_id, status in zip(chunk, hub.statuses(chunk), strict=True):
+                if status is None or not (status.settled if reviewed else status.status.value != "queued"):
+                    still.append(event_id)
+                elif status.status.value != "stored":
+                    refused += 1
+        pending = still
+        if pending:
+            if progress:
+                print(f"  waiting: {len(ids) - len(pending)} of {len(ids)} done", flush=True)
+            time.sleep(poll)
+    return refused

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.common import benchmark_parser, chat_memories, start_hub
+from benchmarks.common import benchmark_parser, chat_memories, start_hub, wait_for_events
 from hub.embedding import Embedder
 from hub.settings import get_settings
 from memhub_client import Memhub
@@ -63,30 +63,6 @@ def raw_figures(embedder: Embedder, texts: list[str]) -> tuple[float, float]:
         embedder.encode_one(QUESTIONS[i % len(QUESTIONS)])
         one.append(time.perf_counter() - started)
     return rate, statistics.median(one)
-
-
-def wait_until(hub: Memhub, ids: Sequence[str], *, reviewed: bool, timeout: float = 1_800) -> float:
-    """Seconds until every event is stored (or also reviewed), asking 500 at a time."""
-    started = time.monotonic()
-    pending = list(ids)
-    while pending:
-        if time.monotonic() - started > timeout:
-            raise SystemExit(
-                f"{len(pending)} events not {'reviewed' if reviewed else 'stored'} in {timeout} s"
-            )
-        still = []
-        for at in range(0, len(pending), 500):
-            chunk = pending[at : at + 500]
-            for event_id, status in zip(chunk, hub.statuses(chunk), strict=True):
-                done = status is not None and (
-                    status.settled if reviewed else status.status.value != "queued"
-                )
-                if not done:
-                    still.append(event_id)
-        pending = still
-        if pending:
-            time.sleep(0.1)
-    return time.monotonic() - started
 
 
 def searches(hub: Memhub, count: int) -> list[float]:
@@ -143,9 +119,9 @@ def main() -> None:
                 ids: list[str] = []
                 for at in range(0, len(events), 500):
                     ids += hub.publish_many(events[at : at + 500])
-                wait_until(hub, ids, reviewed=False)
+                wait_for_events(hub, ids, reviewed=False)
                 stored = time.monotonic() - started
-                wait_until(hub, ids, reviewed=True)
+                wait_for_events(hub, ids)
                 reviewed = time.monotonic() - started
                 print(
                     f"published {len(ids)} memories; stored in {stored:.1f} s, reviewed in {reviewed:.1f} s"
@@ -176,7 +152,7 @@ def main() -> None:
                     thread.join()
 
                 idle = []
-                wait_until(hub, sent, reviewed=True)
+                wait_for_events(hub, sent)
                 for i in range(30):
                     started_one = time.perf_counter()
                     event_id = hub.publish(

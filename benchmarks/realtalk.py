@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.common import benchmark_parser, start_hub
+from benchmarks.common import benchmark_parser, start_hub, wait_for_events
 from hub.embedding import Embedder
 from hub.settings import get_settings
 from hub.sparse import SparseEncoder
@@ -158,29 +158,6 @@ def publish(hub: Memhub, conversation: Conversation) -> list[str]:
     return ids
 
 
-def settle(hub: Memhub, ids: Sequence[str], *, timeout: float = 3_600) -> tuple[int, float]:
-    """Wait until every event is stored and reviewed; (events that did not store, seconds waited)."""
-    started = time.monotonic()
-    pending = list(ids)
-    failed = 0
-    while pending:
-        if time.monotonic() - started > timeout:
-            raise SystemExit(f"{len(pending)} events still unsettled after {timeout} s")
-        still = []
-        for start in range(0, len(pending), 500):
-            chunk = pending[start : start + 500]
-            for event_id, status in zip(chunk, hub.statuses(chunk), strict=True):
-                if status is None or not status.settled:
-                    still.append(event_id)
-                elif status.status.value != "stored":
-                    failed += 1
-        if still:
-            print(f"  waiting: {len(ids) - len(still)} of {len(ids)} stored and reviewed", flush=True)
-            time.sleep(5)
-        pending = still
-    return failed, time.monotonic() - started
-
-
 def scores(ranked: Sequence[str], evidence: frozenset[str]) -> dict[str, float]:
     """recall@k for each k, and the reciprocal rank of the first evidence message (0 past the list)."""
     out = {f"r@{k}": len(evidence & set(ranked[:k])) / len(evidence) for k in KS}
@@ -288,7 +265,9 @@ def main() -> None:
                     started = time.monotonic()
                     ids = [i for c in conversations for i in publish(hub, c)]
                     published = time.monotonic() - started
-                    failed, waited = settle(hub, ids)
+                    settled_at = time.monotonic()
+                    failed = wait_for_events(hub, ids, poll=5, progress=True)
+                    waited = time.monotonic() - settled_at
                     print(
                         f"published {len(ids)} messages in {published:.0f} s; all stored and reviewed "
                         f"{waited:.0f} s later ({failed} not stored)"
