@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 
 from redis import Redis
 from redis.exceptions import ResponseError
 from rq import Queue
 
+from hub.auth.ratelimit import RateLimit
 from hub.conflicts import ledger
 from hub.conflicts.combined import judge_from_settings
 from hub.conflicts.judge import Judge, RuleJudge
@@ -57,6 +58,11 @@ class Services:
     def watch_hub(self) -> None:
         """Export the hub-wide gauges from this process's metrics too (the API's; `memhub up`'s)."""
         self.metrics.watch_hub(redis=self.redis, keys=self.keys, store=self.store, settings=self.settings)
+
+    @cached_property
+    def rate_limit(self) -> RateLimit:
+        """Each API key's request count, built once: its Redis scripts are registered at build."""
+        return RateLimit(self.redis, self.keys)
 
     @property
     def reviewer(self) -> Reviewer:

@@ -9,7 +9,6 @@ from fastapi import Depends, HTTPException, Request, status
 
 from hub.auth.keys import authenticate, token_hash
 from hub.auth.principal import Principal
-from hub.auth.ratelimit import RateLimit
 from hub.services import Services
 
 
@@ -42,9 +41,7 @@ def get_principal(request: Request, services: ServicesDep) -> Principal:
         raise HTTPException(
             status.HTTP_401_UNAUTHORIZED, "unknown or revoked API key", headers={"WWW-Authenticate": "Bearer"}
         )
-    wait = RateLimit(services.redis, services.keys).retry_after(
-        api_key.id, per_minute=settings.rate_limit_per_minute
-    )
+    wait = services.rate_limit.retry_after(api_key.id, per_minute=settings.rate_limit_per_minute)
     if wait is not None:
         raise HTTPException(
             status.HTTP_429_TOO_MANY_REQUESTS,
