@@ -24,6 +24,7 @@ from pathlib import Path
 import httpx
 
 from benchmarks.common import benchmark_parser, benchmark_redis
+from hub.keys import Keys
 from hub.queue import jobs_pending, make_queue
 from hub.redis_publisher import RedisPublisher, build_event
 from hub.settings import Settings
@@ -83,7 +84,7 @@ def main() -> None:
             idle = 0
             while idle < 5:  # stored, reviewed and scored
                 idle = (
-                    0 if redis.xlen(f"{settings.redis_prefix}:events") or jobs_pending(queues) else idle + 1
+                    0 if redis.xlen(Keys(settings.redis_prefix).stream) or jobs_pending(queues) else idle + 1
                 )
                 time.sleep(0.2)
             report(f"worker, {args.events} events", started, worker, time.monotonic() - began)

@@ -166,8 +166,8 @@ def measure(redis: Redis, redis_url: str, embedder: Embedder, size: Size, tries:
 
 def first_after_upgrade(services: Services, memory_id: str) -> float:
     """Seconds to forget one memory in a ledger recorded before each memory had its set of conflicts."""
-    redis, prefix = services.redis, services.keys.prefix
-    redis.delete(*redis.keys(f"{prefix}:conflicts:memory*"))
+    redis, keys = services.redis, services.keys
+    redis.delete(*redis.keys(keys.memory_conflicts("*")), keys.memory_conflicts_built)
     return forget_one(services, memory_id)
 
 

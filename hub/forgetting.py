@@ -67,15 +67,11 @@ class Forgotten(BaseModel):
     reports: list[str] = Field(description="Compaction jobs whose report quoted it: deleted.")
 
 
-def _key(keys: Keys) -> str:
-    return f"{keys.prefix}:forgotten"
-
-
 def tombstones(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> dict[str, Tombstone]:
     """The forgotten among `memory_ids`, by id."""
     if not memory_ids:
         return {}
-    raws = redis.hmget(_key(keys), list(memory_ids))
+    raws = redis.hmget(keys.forgotten, list(memory_ids))
     return {m: Tombstone.model_validate_json(r) for m, r in zip(memory_ids, raws, strict=True) if r}
 
 
@@ -96,7 +92,7 @@ def forget(
     # after looking for the memory, so a redelivery either finds it still stored or finds the tombstone).
     stone = Tombstone(memory_id=memory.id, at=utcnow(), by=by).model_dump_json()
     named = ids | {memory_id_for(s.event_id) for m in family for s in m.sightings}
-    redis.hset(_key(keys), mapping=dict.fromkeys(sorted(named), stone))
+    redis.hset(keys.forgotten, mapping=dict.fromkeys(sorted(named), stone))
 
     about = ledger.conflicts_about(redis, keys, sorted(ids))
     settled = []

@@ -68,6 +68,84 @@ class Keys:
         """Held while memories are rewritten from what was just read of them (`hub.locks.writing`)."""
         return f"{self.prefix}:memories:write-lock"
 
+    # API keys (`hub.auth.api_keys`): each key's document, its id by the hash of its token, and all ids.
+    def api_key(self, key_id: str) -> str:
+        return f"{self.prefix}:apikey:{key_id}"
+
+    def api_key_by_hash(self, digest: str) -> str:
+        return f"{self.prefix}:apikey-hash:{digest}"
+
+    @property
+    def api_keys(self) -> str:
+        return f"{self.prefix}:apikeys"
+
+    # The conflict ledger (`hub.conflicts.ledger`).
+    def conflict(self, conflict_id: str) -> str:
+        return f"{self.prefix}:conflict:{conflict_id}"
+
+    @property
+    def conflicts(self) -> str:
+        """Every conflict, by when it was found."""
+        return f"{self.prefix}:conflicts"
+
+    def agent_conflicts(self, agent: str) -> str:
+        """The conflicts `agent` is a side of, by when they were found."""
+        return f"{self.prefix}:conflicts:agent:{agent}"
+
+    @property
+    def agent_conflicts_built(self) -> str:
+        """Set once every conflict recorded before the per-agent indexes existed is in them."""
+        return f"{self.prefix}:conflicts:agent-indexes-built"
+
+    @property
+    def open_conflicts(self) -> str:
+        """The open conflicts, by when they were found."""
+        return f"{self.prefix}:conflicts:open"
+
+    @property
+    def open_conflicts_built(self) -> str:
+        """Set once every conflict open before the open index existed is in it."""
+        return f"{self.prefix}:conflicts:open-index-built"
+
+    def memory_open_conflicts(self, memory_id: str) -> str:
+        """The open conflicts `memory_id` is a side of."""
+        return f"{self.prefix}:memory-conflicts:{memory_id}"
+
+    def memory_conflicts(self, memory_id: str) -> str:
+        """Every conflict `memory_id` is a side of, open or decided."""
+        return f"{self.prefix}:conflicts:memory:{memory_id}"
+
+    @property
+    def memory_conflicts_built(self) -> str:
+        """Set once every conflict recorded before the per-memory sets existed is in them."""
+        return f"{self.prefix}:conflicts:memory-indexes-built"
+
+    @property
+    def forgotten(self) -> str:
+        """The tombstones of memories forgotten at the owner's request (`hub.forgetting`)."""
+        return f"{self.prefix}:forgotten"
+
+    # Promotion (`hub.promotion`).
+    def proposal(self, proposal_id: str) -> str:
+        return f"{self.prefix}:proposal:{proposal_id}"
+
+    @property
+    def proposals(self) -> str:
+        return f"{self.prefix}:proposals"
+
+    @property
+    def promotion_uses(self) -> str:
+        """How often each memory was used (`hub.promotion.usage`)."""
+        return f"{self.prefix}:promotion:used"
+
+    @property
+    def weekly_review(self) -> str:
+        return f"{self.prefix}:promotion:weekly"
+
+    @property
+    def weekly_assessments(self) -> str:
+        return f"{self.prefix}:promotion:weekly-assessments"
+
     def conflict_claim(self, conflict_id: str) -> str:
         """Set by whoever decides a conflict, so two answers at once cannot both apply (`hub.locks.claimed`)."""
         return f"{self.prefix}:conflict:{conflict_id}:claim"

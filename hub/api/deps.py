@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, status
 
-from hub.auth.keys import authenticate, token_hash
+from hub.auth.api_keys import authenticate, token_hash
 from hub.auth.principal import Principal
 from hub.services import Services
 

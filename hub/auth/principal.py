@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from hub.auth.keys import Grants
+from hub.auth.api_keys import Grants
 from hub.models import EventCreate, Kind, Memory, Scope
 
 

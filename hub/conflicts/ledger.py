@@ -86,45 +86,6 @@ def conflict_id(memory_a: str, memory_b: str) -> str:
     return "c-" + hashlib.sha256(f"{low}|{high}".encode()).hexdigest()[:20]
 
 
-def _key(keys: Keys, cid: str) -> str:
-    return f"{keys.prefix}:conflict:{cid}"
-
-
-def _index(keys: Keys) -> str:
-    return f"{keys.prefix}:conflicts"
-
-
-def _of_agent(keys: Keys, agent: str) -> str:
-    return f"{keys.prefix}:conflicts:agent:{agent}"
-
-
-def _agent_indexes_built(keys: Keys) -> str:
-    """Set once every conflict recorded before the per-agent indexes existed is in them."""
-    return f"{keys.prefix}:conflicts:agent-indexes-built"
-
-
-def _open(keys: Keys) -> str:
-    return f"{keys.prefix}:conflicts:open"
-
-
-def _open_index_built(keys: Keys) -> str:
-    """Set once every conflict open before the open index existed is in it."""
-    return f"{keys.prefix}:conflicts:open-index-built"
-
-
-def _open_for(keys: Keys, memory_id: str) -> str:
-    return f"{keys.prefix}:memory-conflicts:{memory_id}"
-
-
-def _of_memory(keys: Keys, memory_id: str) -> str:
-    return f"{keys.prefix}:conflicts:memory:{memory_id}"
-
-
-def _memory_indexes_built(keys: Keys) -> str:
-    """Set once every conflict recorded before the per-memory sets existed is in them."""
-    return f"{keys.prefix}:conflicts:memory-indexes-built"
-
-
 def record(redis: Redis, keys: Keys, conflict: Conflict) -> bool:
     """Add a conflict unless its pair is already in the ledger; True when it was new.
 
@@ -132,7 +93,7 @@ def record(redis: Redis, keys: Keys, conflict: Conflict) -> bool:
     leave a conflict that its review, run again, finds by id and never indexes (never listed, asked
     or marked on search hits).
     """
-    key = _key(keys, conflict.id)
+    key = keys.conflict(conflict.id)
     with redis.pipeline(transaction=True) as pipe:
         try:
             pipe.watch(key)  # type: ignore[no-untyped-call]
@@ -140,15 +101,15 @@ def record(redis: Redis, keys: Keys, conflict: Conflict) -> bool:
                 return False
             pipe.multi()
             pipe.set(key, conflict.model_dump_json())
-            pipe.zadd(_index(keys), {conflict.id: conflict.created_at.timestamp()})
+            pipe.zadd(keys.conflicts, {conflict.id: conflict.created_at.timestamp()})
             for agent in set(conflict.agents):
-                pipe.zadd(_of_agent(keys, agent), {conflict.id: conflict.created_at.timestamp()})
+                pipe.zadd(keys.agent_conflicts(agent), {conflict.id: conflict.created_at.timestamp()})
             for memory_id in conflict.memory_ids:
-                pipe.sadd(_of_memory(keys, memory_id), conflict.id)
+                pipe.sadd(keys.memory_conflicts(memory_id), conflict.id)
             if conflict.open:
-                pipe.zadd(_open(keys), {conflict.id: conflict.created_at.timestamp()})
+                pipe.zadd(keys.open_conflicts, {conflict.id: conflict.created_at.timestamp()})
                 for memory_id in conflict.memory_ids:
-                    pipe.sadd(_open_for(keys, memory_id), conflict.id)
+                    pipe.sadd(keys.memory_open_conflicts(memory_id), conflict.id)
             pipe.execute()
         except WatchError:  # recorded meanwhile by another review of the pair
             return False
@@ -159,27 +120,27 @@ def save(redis: Redis, keys: Keys, conflict: Conflict) -> None:
     """Write back a changed conflict and keep the open-conflict index and sets in step."""
     conflict.updated_at = utcnow()
     pipe = redis.pipeline(transaction=True)
-    pipe.set(_key(keys, conflict.id), conflict.model_dump_json())
+    pipe.set(keys.conflict(conflict.id), conflict.model_dump_json())
     if conflict.open:
-        pipe.zadd(_open(keys), {conflict.id: conflict.created_at.timestamp()})
+        pipe.zadd(keys.open_conflicts, {conflict.id: conflict.created_at.timestamp()})
     else:
-        pipe.zrem(_open(keys), conflict.id)
+        pipe.zrem(keys.open_conflicts, conflict.id)
     for memory_id in conflict.memory_ids:
         if conflict.open:
-            pipe.sadd(_open_for(keys, memory_id), conflict.id)
+            pipe.sadd(keys.memory_open_conflicts(memory_id), conflict.id)
         else:
-            pipe.srem(_open_for(keys, memory_id), conflict.id)
+            pipe.srem(keys.memory_open_conflicts(memory_id), conflict.id)
     pipe.execute()
 
 
 def get(redis: Redis, keys: Keys, cid: str) -> Conflict | None:
-    raw = redis.get(_key(keys, cid))
+    raw = redis.get(keys.conflict(cid))
     return Conflict.model_validate_json(raw) if raw else None
 
 
 def all_conflicts(redis: Redis, keys: Keys) -> list[Conflict]:
     """Every conflict, newest first."""
-    members: list[bytes] = redis.zrevrange(_index(keys), 0, -1)  # type: ignore[assignment]
+    members: list[bytes] = redis.zrevrange(keys.conflicts, 0, -1)  # type: ignore[assignment]
     return _load(redis, keys, [as_text(i) for i in members])
 
 
@@ -222,15 +183,15 @@ SCAN_CHUNK = 500
 def agent_index(redis: Redis, keys: Keys, agent: str) -> str:
     """The time index of the conflicts `agent` is a side of (`record` keeps it). A ledger recorded before
     these indexes existed is indexed here once, from its documents; doing it twice does no harm."""
-    _build_once(redis, keys, _agent_indexes_built(keys), _index_agents)
-    return _of_agent(keys, agent)
+    _build_once(redis, keys, keys.agent_conflicts_built, _index_agents)
+    return keys.agent_conflicts(agent)
 
 
 def _index_agents(redis: Redis, keys: Keys, ids: Sequence[str]) -> None:
     pipe = redis.pipeline(transaction=False)
     for conflict in _load(redis, keys, ids):
         for side in set(conflict.agents):
-            pipe.zadd(_of_agent(keys, side), {conflict.id: conflict.created_at.timestamp()})
+            pipe.zadd(keys.agent_conflicts(side), {conflict.id: conflict.created_at.timestamp()})
     pipe.execute()
 
 
@@ -243,8 +204,8 @@ def open_index(redis: Redis, keys: Keys) -> str:
     was not yet), then added here, it would stay listed as open. Each read is watched, and done again if
     a document read changed before its conflicts were added. None is ever opened again once decided.
     """
-    _build_once(redis, keys, _open_index_built(keys), _index_open)
-    return _open(keys)
+    _build_once(redis, keys, keys.open_conflicts_built, _index_open)
+    return keys.open_conflicts
 
 
 def _build_once(
@@ -253,7 +214,7 @@ def _build_once(
     """Unless the marker `built` is set: `index` the whole ledger, SCAN_CHUNK conflicts at a time, then set it."""
     if redis.exists(built):
         return
-    ids: list[bytes] = redis.zrange(_index(keys), 0, -1)  # type: ignore[assignment]
+    ids: list[bytes] = redis.zrange(keys.conflicts, 0, -1)  # type: ignore[assignment]
     for chunk in range(0, len(ids), SCAN_CHUNK):
         index(redis, keys, [as_text(i) for i in ids[chunk : chunk + SCAN_CHUNK]])
     redis.set(built, b"1")
@@ -272,11 +233,11 @@ def _index_open(redis: Redis, keys: Keys, ids: Sequence[str]) -> None:
     with redis.pipeline(transaction=True) as pipe:
         while True:
             try:
-                pipe.watch(*[_key(keys, i) for i in ids])  # type: ignore[no-untyped-call]
+                pipe.watch(*[keys.conflict(i) for i in ids])  # type: ignore[no-untyped-call]
                 opened = [c for c in _load(pipe, keys, ids) if c.open]
                 pipe.multi()
                 for conflict in opened:
-                    pipe.zadd(_open(keys), {conflict.id: conflict.created_at.timestamp()})
+                    pipe.zadd(keys.open_conflicts, {conflict.id: conflict.created_at.timestamp()})
                 pipe.execute()
                 return
             except WatchError:  # one was decided meanwhile: read them again
@@ -359,7 +320,7 @@ def page(
 def _index_for(redis: Redis, keys: Keys, *, agent: str | None, open_only: bool) -> tuple[str, bool]:
     """The index to page for these, and whether it holds others too (to be sifted from its documents)."""
     if not open_only:
-        return (_index(keys) if agent is None else agent_index(redis, keys, agent)), False
+        return (keys.conflicts if agent is None else agent_index(redis, keys, agent)), False
     opened = open_index(redis, keys)
     if agent is None:
         return opened, False
@@ -374,7 +335,7 @@ def _index_for(redis: Redis, keys: Keys, *, agent: str | None, open_only: bool) 
 
 def _load(redis: Redis, keys: Keys, ids: Sequence[str]) -> list[Conflict]:
     """These conflicts, in one read; an id no longer stored is left out."""
-    raws = redis.mget([_key(keys, i) for i in ids]) if ids else []
+    raws = redis.mget([keys.conflict(i) for i in ids]) if ids else []
     return [Conflict.model_validate_json(r) for r in raws if r]
 
 
@@ -382,7 +343,7 @@ def open_conflicts_of(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> di
     """For each memory, the ids of the open conflicts it sits in."""
     pipe = redis.pipeline(transaction=False)
     for memory_id in memory_ids:
-        pipe.smembers(_open_for(keys, memory_id))
+        pipe.smembers(keys.memory_open_conflicts(memory_id))
     return {m: sorted(x.decode() for x in ids) for m, ids in zip(memory_ids, pipe.execute(), strict=True)}
 
 
@@ -390,10 +351,10 @@ def conflicts_about(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> list
     """Every conflict, open or decided, that one of `memory_ids` is a side of, newest first: read from
     the memories' own sets, whatever the size of the ledger. A ledger recorded before those sets existed
     is indexed once, from its documents; a conflict's sides never change, so no write can race that."""
-    _build_once(redis, keys, _memory_indexes_built(keys), _index_memories)
+    _build_once(redis, keys, keys.memory_conflicts_built, _index_memories)
     pipe = redis.pipeline(transaction=False)
     for memory_id in memory_ids:
-        pipe.smembers(_of_memory(keys, memory_id))
+        pipe.smembers(keys.memory_conflicts(memory_id))
     ids = sorted({as_text(i) for found in pipe.execute() for i in found})
     return sorted(_load(redis, keys, ids), key=Position.of, reverse=True)
 
@@ -402,7 +363,7 @@ def _index_memories(redis: Redis, keys: Keys, ids: Sequence[str]) -> None:
     pipe = redis.pipeline(transaction=False)
     for conflict in _load(redis, keys, ids):
         for memory_id in conflict.memory_ids:
-            pipe.sadd(_of_memory(keys, memory_id), conflict.id)
+            pipe.sadd(keys.memory_conflicts(memory_id), conflict.id)
     pipe.execute()
 
 

@@ -94,23 +94,15 @@ def proposal_id(memory_id: str, to_tier: Tier) -> str:
     return "p-" + hashlib.sha256(f"{memory_id}|{to_tier.value}".encode()).hexdigest()[:20]
 
 
-def _key(keys: Keys, pid: str) -> str:
-    return f"{keys.prefix}:proposal:{pid}"
-
-
-def _index(keys: Keys) -> str:
-    return f"{keys.prefix}:proposals"
-
-
 def get(redis: Redis, keys: Keys, pid: str) -> Proposal | None:
-    raw = redis.get(_key(keys, pid))
+    raw = redis.get(keys.proposal(pid))
     return Proposal.model_validate_json(raw) if raw else None
 
 
 def _write(pipe: Pipeline, keys: Keys, proposal: Proposal) -> None:
     proposal.updated_at = utcnow()
-    pipe.set(_key(keys, proposal.id), proposal.model_dump_json())
-    pipe.zadd(_index(keys), {proposal.id: proposal.created_at.timestamp()})
+    pipe.set(keys.proposal(proposal.id), proposal.model_dump_json())
+    pipe.zadd(keys.proposals, {proposal.id: proposal.created_at.timestamp()})
 
 
 def save(redis: Redis, keys: Keys, proposal: Proposal) -> None:
@@ -127,7 +119,7 @@ def propose(redis: Redis, keys: Keys, memory: Memory, assessment: Assessment) ->
     if assessment.target is None:
         raise ValueError("a proposal needs a target tier")
     pid = proposal_id(memory.id, assessment.target)
-    key = _key(keys, pid)
+    key = keys.proposal(pid)
 
     def refresh(pipe: Pipeline) -> Proposal:
         raw = pipe.get(key)
@@ -168,8 +160,8 @@ def propose(redis: Redis, keys: Keys, memory: Memory, assessment: Assessment) ->
 def remove(redis: Redis, keys: Keys, pid: str) -> bool:
     """Delete a proposal, whatever its status (its memory was forgotten); False when there was none."""
     pipe = redis.pipeline(transaction=True)
-    pipe.delete(_key(keys, pid))
-    pipe.zrem(_index(keys), pid)
+    pipe.delete(keys.proposal(pid))
+    pipe.zrem(keys.proposals, pid)
     return bool(pipe.execute()[0])
 
 
@@ -182,13 +174,14 @@ def decide(proposal: Proposal, status: ProposalStatus, *, by: str, note: str | N
 def pending_for(redis: Redis, keys: Keys, memory_id: str) -> list[Proposal]:
     """The memory's proposals still waiting, whatever tier they aim at: one read for every tier (the
     promoter asks after each memory it scores, and most have none)."""
-    raws = cast(list[bytes | None], redis.mget([_key(keys, proposal_id(memory_id, tier)) for tier in Tier]))
+    names = [keys.proposal(proposal_id(memory_id, tier)) for tier in Tier]
+    raws = cast(list[bytes | None], redis.mget(names))
     found = [Proposal.model_validate_json(raw) for raw in raws if raw]
     return [p for p in found if p.pending]
 
 
 def all_proposals(redis: Redis, keys: Keys) -> list[Proposal]:
     """Every proposal, newest first (the list route filters by status as each stands, `as_it_stands`)."""
-    ids = [i.decode() for i in cast(list[bytes], redis.zrevrange(_index(keys), 0, -1))]
-    raws = redis.mget([_key(keys, i) for i in ids]) if ids else []
+    ids = [i.decode() for i in cast(list[bytes], redis.zrevrange(keys.proposals, 0, -1))]
+    raws = redis.mget([keys.proposal(i) for i in ids]) if ids else []
     return [Proposal.model_validate_json(r) for r in raws if r]

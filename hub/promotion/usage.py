@@ -15,21 +15,17 @@ class UseRecorded(BaseModel):
     used_count: int
 
 
-def _key(keys: Keys) -> str:
-    return f"{keys.prefix}:promotion:used"
-
-
 def record_use(redis: Redis, keys: Keys, memory_id: str) -> int:
     """Count one use; returns the memory's count so far."""
-    return int(redis.hincrby(_key(keys), memory_id, 1))
+    return int(redis.hincrby(keys.promotion_uses, memory_id, 1))
 
 
 def use_counts(redis: Redis, keys: Keys, memory_ids: Sequence[str]) -> dict[str, int]:
     if not memory_ids:
         return {}
-    counts = redis.hmget(_key(keys), list(memory_ids))
+    counts = redis.hmget(keys.promotion_uses, list(memory_ids))
     return {m: int(c or 0) for m, c in zip(memory_ids, counts, strict=True)}
 
 
 def forget_uses(redis: Redis, keys: Keys, memory_id: str) -> None:
-    redis.hdel(_key(keys), memory_id)
+    redis.hdel(keys.promotion_uses, memory_id)

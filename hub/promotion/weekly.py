@@ -27,31 +27,23 @@ class WeeklyReview(BaseModel):
     items: list[ReviewItem] = Field(description="Most recently stated first.")
 
 
-def _index(keys: Keys) -> str:
-    return f"{keys.prefix}:promotion:weekly"
-
-
-def _assessments(keys: Keys) -> str:
-    return f"{keys.prefix}:promotion:weekly-assessments"
-
-
 def add(redis: Redis, keys: Keys, assessment: Assessment, *, last_stated: datetime) -> None:
     pipe = redis.pipeline(transaction=True)
-    pipe.zadd(_index(keys), {assessment.memory_id: last_stated.timestamp()})
-    pipe.hset(_assessments(keys), assessment.memory_id, assessment.model_dump_json())
+    pipe.zadd(keys.weekly_review, {assessment.memory_id: last_stated.timestamp()})
+    pipe.hset(keys.weekly_assessments, assessment.memory_id, assessment.model_dump_json())
     pipe.execute()
 
 
 def remove(redis: Redis, keys: Keys, memory_id: str) -> None:
     pipe = redis.pipeline(transaction=True)
-    pipe.zrem(_index(keys), memory_id)
-    pipe.hdel(_assessments(keys), memory_id)
+    pipe.zrem(keys.weekly_review, memory_id)
+    pipe.hdel(keys.weekly_assessments, memory_id)
     pipe.execute()
 
 
 def since(redis: Redis, keys: Keys, moment: datetime) -> list[Assessment]:
     """Entries whose memory was last stated at or after `moment`, most recent first."""
-    found = cast(list[bytes], redis.zrevrangebyscore(_index(keys), "+inf", moment.timestamp()))
+    found = cast(list[bytes], redis.zrevrangebyscore(keys.weekly_review, "+inf", moment.timestamp()))
     ids = [i.decode() for i in found]
-    raws = redis.hmget(_assessments(keys), ids) if ids else []
+    raws = redis.hmget(keys.weekly_assessments, ids) if ids else []
     return [Assessment.model_validate_json(r) for r in raws if r]

@@ -9,7 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from hub.api.app import create_app
-from hub.auth.keys import Grants
+from hub.auth.api_keys import Grants
 from hub.auth.principal import Principal
 from hub.auth.ratelimit import RateLimit
 from hub.embedded import EmbeddedHub
@@ -95,8 +95,9 @@ def test_only_the_admin_manages_keys(secured: tuple[TestClient, EmbeddedHub]) ->
     assert api.get("/v1/keys", headers=as_key(token)).status_code == 403
     listed = api.get("/v1/keys", headers=as_key(ADMIN)).json()["keys"]
     assert [k["agent"] for k in listed] == ["wa"]
-    redis = hub.services.redis
-    stored = b"".join(redis.get(k) or b"" for k in redis.keys("*apikey*") if redis.type(k) == b"string")
+    redis, keys = hub.services.redis, hub.services.keys
+    names = [*redis.keys(keys.api_key("*")), *redis.keys(keys.api_key_by_hash("*"))]
+    stored = b"".join(redis.get(k) or b"" for k in names)
     assert b"key_hash" in stored
     assert token.encode() not in stored  # kept hashed only
 

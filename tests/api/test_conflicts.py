@@ -615,7 +615,8 @@ def test_an_agents_conflicts_have_an_index_of_their_own_built_once_for_an_older_
     # many had its page gathered from all of them.
     made = recorded(hub, 600, each=lambda i: {"agents": ["wa", "sms"] if i % 100 == 0 else ["tg", "mail"]})
     redis, keys = hub.services.redis, hub.services.keys
-    redis.delete(*redis.keys(f"{keys.prefix}:conflicts:agent*"))  # a ledger from before the indexes
+    # A ledger from before the indexes.
+    redis.delete(*redis.keys(keys.agent_conflicts("*")), keys.agent_conflicts_built)
 
     wanted = [c.id for c in made if "wa" in c.agents]
     assert pages(api, "/v1/conflicts", "conflicts", agent="wa", limit=4) == [wanted[:4], wanted[4:]]
@@ -673,8 +674,8 @@ def test_an_older_ledger_has_its_open_conflicts_indexed_once(api: TestClient, hu
         },
     )
     redis, keys = hub.services.redis, hub.services.keys
-    redis.delete(f"{keys.prefix}:conflicts:open", f"{keys.prefix}:conflicts:open-index-built")
-    assert not redis.keys(f"{keys.prefix}:conflicts:open*")  # a ledger from before the index
+    redis.delete(keys.open_conflicts, keys.open_conflicts_built)
+    assert not redis.exists(keys.open_conflicts, keys.open_conflicts_built)  # a ledger from before the index
 
     still_open = [c.id for c in made if c.open]
     assert len(still_open) == 30
@@ -688,7 +689,7 @@ def test_an_older_ledger_has_its_open_conflicts_indexed_once(api: TestClient, hu
         listed = pages(api, "/v1/conflicts", "conflicts", status="open", agent=agent, limit=2)
         assert listed == [theirs[i : i + 2] for i in range(0, count, 2)]
     # Built again (two hubs reading an older ledger at once), it holds the same.
-    redis.delete(f"{keys.prefix}:conflicts:open-index-built")
+    redis.delete(keys.open_conflicts_built)
     assert open_ids(hub) == still_open
     # Recorded or decided from now on, a conflict joins or leaves it at once.
     [new] = recorded(hub, 1, name="new", at=utcnow())
@@ -702,7 +703,7 @@ def test_the_open_index_built_while_conflicts_are_decided_holds_only_open_ones(h
     redis, keys = hub.services.redis, hub.services.keys
     made = recorded(hub, 2_000)
     for round_ in range(5):
-        redis.delete(f"{keys.prefix}:conflicts:open", f"{keys.prefix}:conflicts:open-index-built")
+        redis.delete(keys.open_conflicts, keys.open_conflicts_built)
         deciding = [c for c in reversed(made) if c.open][:300]  # the build reads oldest first
 
         def decide(conflicts: list[Conflict] = deciding) -> None:

@@ -55,7 +55,7 @@ def test_a_forgotten_memory_is_gone_and_its_events_delivered_again_are_refused(
         wa.memory(memory_id)
     assert gone.value.status_code == 404 and "forgotten at the owner's request" in str(gone.value.detail)
     assert not [h for h in tg.search("who is Noa's therapist?") if "Levi" in h.text]
-    assert hub.services.redis.hget(f"{hub.services.keys.prefix}:promotion:used", memory_id) is None
+    assert hub.services.redis.hget(hub.services.keys.promotion_uses, memory_id) is None
 
     # Both events delivered again once their statuses expired (a client retrying late): refused, and
     # nothing of their words is kept to replay.
@@ -101,8 +101,8 @@ def test_forgetting_finds_a_decided_conflict_too_in_a_ledger_from_before_the_per
     # Each memory's conflicts are read from a set of its own; an older ledger has none until then.
     tg, allergic, not_allergic, conflict = allergy_conflict(make_agent)
     tg.resolve_conflict(conflict, keep=not_allergic)
-    redis, prefix = hub.services.redis, hub.services.keys.prefix
-    redis.delete(*redis.keys(f"{prefix}:conflicts:memory*"))
+    redis, keys = hub.services.redis, hub.services.keys
+    redis.delete(*redis.keys(keys.memory_conflicts("*")), keys.memory_conflicts_built)
 
     report = tg.forget(not_allergic)
 
@@ -110,7 +110,7 @@ def test_forgetting_finds_a_decided_conflict_too_in_a_ledger_from_before_the_per
     after = tg.conflict(conflict)
     assert after.status == "resolved" and after.statements == ["Netanel is allergic to peanuts", FORGOTTEN]
     assert "no food allergies" not in after.model_dump_json()
-    assert redis.smembers(f"{prefix}:conflicts:memory:{allergic}") == {conflict.encode()}
+    assert redis.smembers(keys.memory_conflicts(allergic)) == {conflict.encode()}
 
 
 def test_forgetting_a_correction_leaves_what_it_corrected_superseded_without_its_words(

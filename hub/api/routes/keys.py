@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from hub.api.deps import ServicesDep
 from hub.api.schemas import ErrorBody, Name
-from hub.auth.keys import ApiKeyPublic, Grants, create_key, list_keys, revoke_key
+from hub.auth.api_keys import ApiKeyPublic, Grants, create_key, list_keys, revoke_key
 
 router = APIRouter(prefix="/v1/keys", tags=["keys"])
 

@@ -82,18 +82,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _key(keys: Keys, key_id: str) -> str:
-    return f"{keys.prefix}:apikey:{key_id}"
-
-
-def _by_hash(keys: Keys, digest: str) -> str:
-    return f"{keys.prefix}:apikey-hash:{digest}"
-
-
-def _index(keys: Keys) -> str:
-    return f"{keys.prefix}:apikeys"
-
-
 def create_key(
     redis: Redis, keys: Keys, *, agent: str, grants: Grants, admin: bool = False
 ) -> tuple[ApiKey, str]:
@@ -104,9 +92,9 @@ def create_key(
         id=key_id, agent=agent, admin=admin, grants=grants, created_at=utcnow(), key_hash=token_hash(token)
     )
     pipe = redis.pipeline(transaction=True)
-    pipe.set(_key(keys, key_id), _dump(api_key))
-    pipe.set(_by_hash(keys, api_key.key_hash), key_id)
-    pipe.sadd(_index(keys), key_id)
+    pipe.set(keys.api_key(key_id), _dump(api_key))
+    pipe.set(keys.api_key_by_hash(api_key.key_hash), key_id)
+    pipe.sadd(keys.api_keys, key_id)
     pipe.execute()
     return api_key, token
 
@@ -119,12 +107,12 @@ def _dump(api_key: ApiKey) -> str:
 
 
 def get_key(redis: Redis, keys: Keys, key_id: str) -> ApiKey | None:
-    raw = redis.get(_key(keys, key_id))
+    raw = redis.get(keys.api_key(key_id))
     return ApiKey.model_validate_json(raw) if raw else None
 
 
 def list_keys(redis: Redis, keys: Keys) -> list[ApiKey]:
-    ids = sorted(as_text(i) for i in redis.smembers(_index(keys)))
+    ids = sorted(as_text(i) for i in redis.smembers(keys.api_keys))
     found = [get_key(redis, keys, i) for i in ids]
     return [k for k in found if k is not None]
 
@@ -136,8 +124,8 @@ def revoke_key(redis: Redis, keys: Keys, key_id: str) -> ApiKey | None:
     if api_key.revoked_at is None:
         api_key.revoked_at = utcnow()
         pipe = redis.pipeline(transaction=True)
-        pipe.set(_key(keys, key_id), _dump(api_key))
-        pipe.delete(_by_hash(keys, api_key.key_hash))
+        pipe.set(keys.api_key(key_id), _dump(api_key))
+        pipe.delete(keys.api_key_by_hash(api_key.key_hash))
         pipe.execute()
     return api_key
 
@@ -145,7 +133,7 @@ def revoke_key(redis: Redis, keys: Keys, key_id: str) -> ApiKey | None:
 def authenticate(redis: Redis, keys: Keys, token: str) -> ApiKey | None:
     """The live key this token belongs to, or None."""
     digest = token_hash(token)
-    key_id = redis.get(_by_hash(keys, digest))
+    key_id = redis.get(keys.api_key_by_hash(digest))
     if key_id is None:
         return None
     api_key = get_key(redis, keys, as_text(key_id))
