@@ -30,9 +30,9 @@ from benchmarks import judge_eval
 from benchmarks.common import benchmark_parser, benchmark_redis
 from benchmarks.realtalk import conversation_files, load
 from hub.conflicts import ledger
-from hub.conflicts.combined import load_pair_model
 from hub.conflicts.jobs import REVIEW_JOB
-from hub.conflicts.pairmodel import PairModel
+from hub.conflicts.judge.combined import load_pair_model
+from hub.conflicts.judge.pairmodel import PairModel
 from hub.embedding import Embedder
 from hub.markdown.layout import Layout
 from hub.markdown.reader import read_workspace

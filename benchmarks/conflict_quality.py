@@ -61,9 +61,9 @@ from typing import Any
 
 from benchmarks import judge_eval as je
 from hub.conflicts import Judge, Judgement, RuleJudge, Statement, Verdict
-from hub.conflicts.combined import judge_from_settings
-from hub.conflicts.learned import LearnedJudge
-from hub.conflicts.pairmodel import PairModel
+from hub.conflicts.judge.combined import judge_from_settings
+from hub.conflicts.judge.learned import LearnedJudge
+from hub.conflicts.judge.pairmodel import PairModel
 from hub.embedding import Embedder
 from hub.services import load_embedder
 from hub.settings import Settings

@@ -56,7 +56,7 @@ What it showed (2 cores, see the test in tests/retrieval/ for what is asserted):
   "Rina: Good. I'm making kubbeh soup" was folded into "Rina: Good. I'm making stuffed peppers" and
   its words lost: 17 memories of the set were folded into another, 3 of them statements or log
   lines ("Leumi refunded the 25 NIS fee" into "Leumi charged a 25 shekel fee"). A fold now needs
-  the newer text to add nothing (`hub.conflicts.fold`): 2 are folded in the run with context.
+  the newer text to add nothing (`hub.conflicts.judge.fold`): 2 are folded in the run with context.
 - Updated facts: a superseded memory the question matches gives its place to what superseded it;
   the side an open conflict with one of the first hits proposes (the newer, unless it repeats
   what a correction denied) is put above it; and the newer
@@ -72,11 +72,11 @@ What it showed (2 cores, see the test in tests/retrieval/ for what is asserted):
   Holmes Place Azrieli membership costs 289 shekels", and the review never compares the two (below
   its 0.45 similarity). Search now takes a less close newer hit (cosine 0.4 or more) as a newer
   version when it reports a change to a thing the older one names, of the same subject
-  (`hub.conflicts.change.named_change`): same recall and MRR, one other hit moved down one place.
+  (`hub.conflicts.judge.change.named_change`): same recall and MRR, one other hit moved down one place.
   Read more loosely (any shared word near the cue), it cost 0.9 points of MRR.
 - Conflicts the write-time review records, printed last: for 22 of the 26 updates no correction
   names (5 with the rules alone, which compare values; 17 more inferred from a change the newer one
-  reports to the closest memory, `hub.conflicts.change`; 20 before "since"/"after ..., " were read
+  reports to the closest memory, `hub.conflicts.judge.change`; 20 before "since"/"after ..., " were read
   as cues, which these memories showed: not a blind figure). It also infers 16 conflicts between
   memories the set does not label as versions of one fact: a few fair ("Dr. Sela says Itai's ears are
   clear now" against the referral for his ear infections), most wrong (an assistant's summary of a

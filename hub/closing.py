@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from hub.conflicts.tokens import content_words, words_match
+from hub.conflicts.judge.tokens import content_words, words_match
 from hub.models import CLOSABLE, Change, Memory, State
 from hub.store.base import NO_TERMS, MemoryFilter, MemoryStore, SearchMode, SearchQuery
 

@@ -12,8 +12,8 @@ from functools import cache
 
 import numpy as np
 
-from hub.conflicts import lexicon as lx
-from hub.conflicts.change import change_cue, named_change
+from hub.conflicts.judge import lexicon as lx
+from hub.conflicts.judge.change import change_cue, named_change
 from hub.models import Kind, Memory, Nature
 from hub.nature import nature_of
 from hub.store.base import Hit
@@ -28,7 +28,7 @@ VERSION_SIMILARITY = 0.5
 VERSION_LOOKUP = 3
 # Less close than VERSION_SIMILARITY but at least this, a newer hit is a newer version only if it
 # reports a change to the very thing the older one names, of the same subject
-# (`hub.conflicts.change.named_change`): "Netanel cancelled the Holmes Place membership" against
+# (`hub.conflicts.judge.change.named_change`): "Netanel cancelled the Holmes Place membership" against
 # "Netanel's Holmes Place Azrieli membership costs 289 shekels" (cosine 0.43). On the retrieval set it
 # caught that one updated fact (32 of 32 newest first) at the same hybrid MRR (0.704 -> 0.708) and
 # moved one other hit (dense) down one place. Read more loosely (any shared word near the cue, not a
@@ -44,7 +44,7 @@ def _unit_vectors(hits: Sequence[Hit]) -> np.ndarray:
     return unit
 
 
-# What reports a change is read with the write-time review's cues (`hub.conflicts.change`, which read
+# What reports a change is read with the write-time review's cues (`hub.conflicts.judge.change`, which read
 # "After refinancing, ..." too), plus the patterns below for what they do not read: a broader word
 # list of search's own put unrelated newer hits above answers (numbers in benchmarks/retrieval.py).
 # "From May the rides start at 5:45", "as of next week", "starting Monday": a value with a start date.

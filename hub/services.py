@@ -11,9 +11,9 @@ from rq import Queue
 
 from hub.auth.ratelimit import RateLimit
 from hub.conflicts import ledger
-from hub.conflicts.combined import judge_from_settings
 from hub.conflicts.judge import Judge, RuleJudge
-from hub.conflicts.pairmodel import PairModel
+from hub.conflicts.judge.combined import judge_from_settings
+from hub.conflicts.judge.pairmodel import PairModel
 from hub.conflicts.review import Reviewer
 from hub.embedding import Embedder
 from hub.keys import Keys

@@ -150,7 +150,7 @@ class Settings(BaseSettings):
     )
     judge_model_sha256: str | None = Field(
         None,
-        description="Expected sha256 of the pair judge's weights (hub/conflicts/pairmodel); None: the "
+        description="Expected sha256 of the pair judge's weights (hub/conflicts/judge/pairmodel); None: the "
         "shipped file's, recorded beside it.",
     )
     llm_judge_url: str | None = Field(

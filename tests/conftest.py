@@ -20,8 +20,8 @@ from rq.job import Job
 from starlette.testclient import TestClient
 
 from hub.api.app import create_app
-from hub.conflicts.combined import load_pair_model
-from hub.conflicts.pairmodel import PairModel
+from hub.conflicts.judge.combined import load_pair_model
+from hub.conflicts.judge.pairmodel import PairModel
 from hub.embedded import EmbeddedHub
 from hub.embedding import Embedder
 from hub.queue import jobs_pending

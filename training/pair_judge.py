@@ -34,7 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "nli"
 DATA = REPO / "benchmarks" / "data"
-OUT = REPO / "hub" / "conflicts" / "pairmodel"
+OUT = REPO / "hub" / "conflicts" / "judge" / "pairmodel"
 CHECKPOINT = Path("/tmp/memhub-pair-judge-stage1")
 LABELS = ("contradiction", "entailment", "neutral")
 VERDICT_LABEL = {"conflict": 0, "same": 1, "compatible": 2, "different_subject": 2}

@@ -1,7 +1,7 @@
 """Write a trained pair judge as memhub ships it: int8 weights per output row, no word embeddings.
 
 The word embedding matrix is the shipped embedding model's own (frozen in training), so it is read
-from that model at load time (`hub.conflicts.pairmodel.load`), and the file holds what training changed.
+from that model at load time (`hub.conflicts.judge.pairmodel.load`), and the file holds what training changed.
 """
 
 from __future__ import annotations

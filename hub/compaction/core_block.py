@@ -22,8 +22,8 @@ from pydantic import BaseModel, Field
 from redis import Redis
 
 from hub.compaction.scan import LIVE
+from hub.conflicts.judge.text import parse
 from hub.conflicts.ledger import open_conflicts_of
-from hub.conflicts.text import parse
 from hub.imported import imported_section
 from hub.keys import Keys
 from hub.models import Kind, Memory, Scope, Tier

@@ -2,7 +2,7 @@
 
 Two memories are near-duplicates when their dense vectors are close (`compaction_merge_similarity`)
 *and* the conflict judge calls them the same *and* the copy adds nothing to the memory it would be
-folded into (`hub.conflicts.fold`). Closeness alone is not enough: "works until 20:00" and
+folded into (`hub.conflicts.judge.fold`). Closeness alone is not enough: "works until 20:00" and
 "works until 18:00" are closer than most true paraphrases, and the judge calls them a conflict.
 
 The write-time review already folds a restatement into the older memory it can see; this finds what
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from hub.compaction.scan import LIVE
-from hub.conflicts.fold import adds_nothing, same_words
 from hub.conflicts.judge import Judge, Verdict
+from hub.conflicts.judge.fold import adds_nothing, same_words
 from hub.conflicts.review import order, statement
 from hub.embedding import Embedder
 from hub.models import TIER_RANK, Memory, Scope, Tier

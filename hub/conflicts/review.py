@@ -25,14 +25,14 @@ from datetime import timedelta
 from redis import Redis
 
 from hub.conflicts import ledger
-from hub.conflicts.chat import speech
-from hub.conflicts.combined import judge_pairs
-from hub.conflicts.fold import adds_nothing, same_words
 from hub.conflicts.judge import Judge, Judgement, Statement, Verdict
+from hub.conflicts.judge.chat import speech
+from hub.conflicts.judge.combined import judge_pairs
+from hub.conflicts.judge.fold import adds_nothing, same_words
+from hub.conflicts.judge.text import parse
+from hub.conflicts.judge.tokens import content_words, letter_words, words_match
 from hub.conflicts.ledger import Conflict, ConflictStatus, Side
 from hub.conflicts.resolve import ConflictDecided, resolve, settle_moot, supersede
-from hub.conflicts.text import parse
-from hub.conflicts.tokens import content_words, letter_words, words_match
 from hub.imported import said_when_unknown
 from hub.keys import Keys
 from hub.locks import writing

@@ -6,7 +6,7 @@ import pytest
 
 from benchmarks.conflict_quality import FRESH, FRESH2, UPDATES, evaluate, load_pairs, similarities, split
 from hub.conflicts import RuleJudge, Statement, Verdict
-from hub.conflicts.change import (
+from hub.conflicts.judge.change import (
     about_other_people,
     change_cue,
     named_change,

@@ -3,7 +3,7 @@
 import pytest
 
 from benchmarks.conflict_quality import load_pairs
-from hub.conflicts.fold import adds_nothing
+from hub.conflicts.judge.fold import adds_nothing
 
 
 def test_every_labelled_restatement_can_be_folded_but_one_that_names_someone_new() -> None:

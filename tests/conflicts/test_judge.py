@@ -7,8 +7,8 @@ import pytest
 import hub.conflicts
 from benchmarks.conflict_quality import evaluate, load_pairs, split
 from hub.conflicts import Judgement, RuleJudge, Severity, Statement, Verdict
-from hub.conflicts.chat import speaker, speech
-from hub.conflicts.pairmodel import vocabulary
+from hub.conflicts.judge.chat import speaker, speech
+from hub.conflicts.judge.pairmodel import vocabulary
 
 
 def judge(a: str, b: str) -> Judgement:

@@ -9,8 +9,8 @@ import pytest
 
 from benchmarks import judge_eval
 from hub.conflicts import Statement, Verdict
-from hub.conflicts.learned import LearnedJudge
-from hub.conflicts.pairmodel import WEIGHTS, PairModel
+from hub.conflicts.judge.learned import LearnedJudge
+from hub.conflicts.judge.pairmodel import WEIGHTS, PairModel
 from hub.embedding import ModelIntegrityError
 
 

@@ -14,11 +14,11 @@ from typing import Any, Literal
 import pytest
 
 from hub.conflicts import Judgement, RuleJudge, Severity, Statement, Verdict
-from hub.conflicts.combined import ConfirmingJudge, judge_from_settings
 from hub.conflicts.judge import JudgeError
-from hub.conflicts.learned import LearnedJudge
-from hub.conflicts.llm import LLMJudge
-from hub.conflicts.pairmodel import PairModel
+from hub.conflicts.judge.combined import ConfirmingJudge, judge_from_settings
+from hub.conflicts.judge.learned import LearnedJudge
+from hub.conflicts.judge.llm import LLMJudge
+from hub.conflicts.judge.pairmodel import PairModel
 from hub.settings import Settings
 
 CONFLICT = (Statement("Netanel works until 20:00."), Statement("Netanel finishes work at 18:00."))
@@ -162,7 +162,7 @@ def test_endpoint_down_falls_back_to_the_rule_verdict(
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     judge = ConfirmingJudge(second=llm_judge(f"http://127.0.0.1:{port}/v1", timeout=2), mode=mode)
-    with caplog.at_level(logging.WARNING, logger="hub.conflicts.combined"):
+    with caplog.at_level(logging.WARNING, logger="hub.conflicts.judge.combined"):
         assert judge.judge(*CONFLICT) == RuleJudge().judge(*CONFLICT)
     assert "second judge failed" in caplog.text
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from hub.conflicts import RuleJudge, Statement, Verdict
-from hub.conflicts.names import align, pet_name_of
-from hub.conflicts.text import parse
+from hub.conflicts.judge.names import align, pet_name_of
+from hub.conflicts.judge.text import parse
 
 
 @pytest.mark.parametrize(

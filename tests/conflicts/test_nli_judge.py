@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from hub.conflicts import Statement, Verdict
-from hub.conflicts.combined import ConfirmingJudge, judge_from_settings
 from hub.conflicts.judge import JudgeError
-from hub.conflicts.nli import NLIJudge, _label_order
+from hub.conflicts.judge.combined import ConfirmingJudge, judge_from_settings
+from hub.conflicts.judge.nli import NLIJudge, _label_order
 from hub.settings import Settings
 
 MODEL = os.environ.get("MEMHUB_TEST_NLI_MODEL")

@@ -3,8 +3,8 @@
 import pytest
 
 from hub.conflicts import RuleJudge, Statement, Verdict
-from hub.conflicts.roles import held_role
-from hub.conflicts.text import parse
+from hub.conflicts.judge.roles import held_role
+from hub.conflicts.judge.text import parse
 
 
 @pytest.mark.parametrize(

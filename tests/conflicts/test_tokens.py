@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from hub.conflicts.tokens import first_sentence, sentence_around, tokenize, words_match
-from hub.conflicts.values import extract
+from hub.conflicts.judge.tokens import first_sentence, sentence_around, tokenize, words_match
+from hub.conflicts.judge.values import extract
 
 TEXT = "Itai's ENT is Dr. Sela at Maccabi. His ears are clear now, she says. Next check in May."
 

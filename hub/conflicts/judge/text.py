@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from hub.conflicts import lexicon as lx
-from hub.conflicts.chat import as_speaker, speaker, speech
-from hub.conflicts.subject import OWNER, Subject, find_subject
-from hub.conflicts.tokens import Token, canon, tokenize
-from hub.conflicts.values import Value, extract
+from hub.conflicts.judge import lexicon as lx
+from hub.conflicts.judge.chat import as_speaker, speaker, speech
+from hub.conflicts.judge.subject import OWNER, Subject, find_subject
+from hub.conflicts.judge.tokens import Token, canon, tokenize
+from hub.conflicts.judge.values import Value, extract
 
 # Verbs after which "from X to Y" gives the old value X.
 _CHANGE_VERBS = {"switched", "moved", "changed", "replaced", "transferred", "went", "swapped", "upgraded"}

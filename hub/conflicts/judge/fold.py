@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from hub.conflicts.tokens import content_words, first_sentence, tokenize
-from hub.conflicts.values import extract
+from hub.conflicts.judge.tokens import content_words, first_sentence, tokenize
+from hub.conflicts.judge.values import extract
 from hub.models import Memory
 
 # A restatement may say it in other words ("Dana doesn't eat meat" / "Dana is vegetarian"): at most

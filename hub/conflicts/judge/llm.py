@@ -7,7 +7,7 @@ import json
 import httpx
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from hub.conflicts.judge import JudgeError, Judgement, Severity, Statement, Verdict, rule_severity
+from hub.conflicts.judge.rules import JudgeError, Judgement, Severity, Statement, Verdict, rule_severity
 
 SYSTEM_PROMPT = """\
 You compare two statements from one person's memory and say whether they contradict each other.

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from hub.conflicts import lexicon as lx
+from hub.conflicts.judge import lexicon as lx
 
 _CONTRACTIONS = [
     (re.compile(r"\bcan't\b", re.I), "can not"),

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from hub.conflicts import lexicon as lx
-from hub.conflicts.chat import speaker, speech
-from hub.conflicts.tokens import canon
+from hub.conflicts.judge import lexicon as lx
+from hub.conflicts.judge.chat import speaker, speech
+from hub.conflicts.judge.tokens import canon
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # Endings by which a name is made a pet name: English Jimmy, Billy; German Maxi, Lenchen, Benni. Not

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
-from hub.conflicts.judge import Judge, JudgeError, Judgement, RuleJudge, Statement, Verdict
+from hub.conflicts.judge.rules import Judge, JudgeError, Judgement, RuleJudge, Statement, Verdict
 from hub.settings import Settings
 
 if TYPE_CHECKING:
-    from hub.conflicts.learned import LearnedJudge
-    from hub.conflicts.pairmodel import PairModel
+    from hub.conflicts.judge.learned import LearnedJudge
+    from hub.conflicts.judge.pairmodel import PairModel
 
 log = logging.getLogger(__name__)
 
@@ -88,14 +88,14 @@ class ConfirmingJudge:
 
 def load_pair_model(settings: Settings) -> PairModel:
     """The pair judge's model, hash-checked: load it once per process."""
-    from hub.conflicts.pairmodel import PairModel
+    from hub.conflicts.judge.pairmodel import PairModel
 
     return PairModel(expected_sha256=settings.judge_model_sha256, threads=settings.torch_threads)
 
 
 def learned_judge(settings: Settings, pair_model: PairModel | None = None) -> LearnedJudge:
     """The pair judge shipped with memhub, with the thresholds settings give."""
-    from hub.conflicts.learned import LearnedJudge, Thresholds
+    from hub.conflicts.judge.learned import LearnedJudge, Thresholds
 
     model = pair_model or load_pair_model(settings)
     thresholds = Thresholds(
@@ -106,7 +106,7 @@ def learned_judge(settings: Settings, pair_model: PairModel | None = None) -> Le
 
 
 def rule_judge(settings: Settings) -> RuleJudge:
-    from hub.conflicts.pairmodel import vocabulary
+    from hub.conflicts.judge.pairmodel import vocabulary
 
     return RuleJudge(
         change_similarity=settings.conflict_change_similarity,
@@ -127,7 +127,7 @@ def judge_from_settings(settings: Settings, *, pair_model: PairModel | None = No
     if settings.judge == "llm":
         if not settings.llm_judge_url:
             raise ValueError("MEMHUB_JUDGE=llm needs MEMHUB_LLM_JUDGE_URL (an OpenAI-compatible base URL)")
-        from hub.conflicts.llm import LLMJudge
+        from hub.conflicts.judge.llm import LLMJudge
 
         key = settings.llm_judge_api_key
         second = LLMJudge(
@@ -136,7 +136,7 @@ def judge_from_settings(settings: Settings, *, pair_model: PairModel | None = No
     else:
         if settings.nli_model_path is None:
             raise ValueError("MEMHUB_JUDGE=nli needs MEMHUB_NLI_MODEL_PATH (a local cross-encoder folder)")
-        from hub.conflicts.nli import NLIJudge
+        from hub.conflicts.judge.nli import NLIJudge
 
         second = NLIJudge(settings.nli_model_path)
     return ConfirmingJudge(second=second, primary=learned, mode=settings.judge_mode)

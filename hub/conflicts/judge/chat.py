@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hub.conflicts import lexicon as lx
-from hub.conflicts.tokens import Token, first_sentence, is_verb, tokenize
+from hub.conflicts.judge import lexicon as lx
+from hub.conflicts.judge.tokens import Token, first_sentence, is_verb, tokenize
 
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'.-]*(?:\s[A-Z][\w'.-]*)?):\s+")
 # A leading "Note:" or "Remember:" labels a statement; no one speaks it.

@@ -27,7 +27,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from hub.conflicts.judge import (
+from hub.conflicts.judge.pairmodel import PairModel
+from hub.conflicts.judge.rules import (
     RECORDS,
     STATE,
     Judgement,
@@ -41,9 +42,8 @@ from hub.conflicts.judge import (
     rule_severity,
     unreadable,
 )
-from hub.conflicts.pairmodel import PairModel
-from hub.conflicts.tokens import tokenize
-from hub.conflicts.values import extract
+from hub.conflicts.judge.tokens import tokenize
+from hub.conflicts.judge.values import extract
 from hub.nature import content
 
 WORDS = re.compile(r"\w+")

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from hub.conflicts import lexicon as lx
-from hub.conflicts.tokens import Token, canon, is_verb
+from hub.conflicts.judge import lexicon as lx
+from hub.conflicts.judge.tokens import Token, canon, is_verb
 
 OWNER = "owner"
 SOMEONE = "?"  # a pronoun: a person we cannot name

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from hub.conflicts.judge import JudgeError, Judgement, Statement, Verdict, rule_severity
+from hub.conflicts.judge.rules import JudgeError, Judgement, Statement, Verdict, rule_severity
 
 _LABELS = ("contradiction", "entailment", "neutral")
 

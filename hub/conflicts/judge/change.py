@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import re
 
-from hub.conflicts import lexicon as lx
-from hub.conflicts.chat import speech
-from hub.conflicts.subject import OWNER, SOMEONE
-from hub.conflicts.text import parse
-from hub.conflicts.tokens import canon, content_words, letter_words, sentence_around, words_match
+from hub.conflicts.judge import lexicon as lx
+from hub.conflicts.judge.chat import speech
+from hub.conflicts.judge.subject import OWNER, SOMEONE
+from hub.conflicts.judge.text import parse
+from hub.conflicts.judge.tokens import canon, content_words, letter_words, sentence_around, words_match
 
 _MONTH = "(?:" + "|".join(lx.MONTHS) + ")"
 

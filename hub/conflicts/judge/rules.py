@@ -3,9 +3,9 @@
 `RuleJudge` is the default: pure Python, deterministic, no model. Two records of what happened (events,
 chat messages: `hub.nature`) are never compared, and a pair in a language it cannot read is
 `unreadable`. Structured claims (subject and attribute on both sides) are compared exactly; free
-text goes through `hub.conflicts.text`, which
+text goes through `hub.conflicts.judge.text`, which
 reads a subject, a frame (what is said of it), typed values, polarity and update cues, once each
-side spells the names the other gives as it does (`hub.conflicts.names`: "zo's bedtime" / "Zoe's
+side spells the names the other gives as it does (`hub.conflicts.judge.names`: "zo's bedtime" / "Zoe's
 bedtime"). Then:
 
 1. different subjects ("Netanel" / "Dana") → `different_subject`; a subject and someone named
@@ -18,7 +18,7 @@ bedtime"). Then:
 
 When the caller gives the two memories' similarity (the review does, for the closest older memory),
 a newer statement that reports a change to a close one ("quit the thursday futsal") is a `conflict`
-whatever the rules above found, short of a conflict already (`hub.conflicts.change`). Such a verdict
+whatever the rules above found, short of a conflict already (`hub.conflicts.judge.change`). Such a verdict
 is `inferred`: it rests on a cue and closeness, not on values compared.
 """
 
@@ -30,15 +30,15 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Protocol
 
-from hub.conflicts import lexicon as lx
-from hub.conflicts.change import reported_change
-from hub.conflicts.names import align
-from hub.conflicts.roles import held_role
-from hub.conflicts.severity import grade
-from hub.conflicts.subject import OWNER, SOMEONE
-from hub.conflicts.text import Parsed, parse
-from hub.conflicts.tokens import tokenize, words_match
-from hub.conflicts.values import Value, extract
+from hub.conflicts.judge import lexicon as lx
+from hub.conflicts.judge.change import reported_change
+from hub.conflicts.judge.names import align
+from hub.conflicts.judge.roles import held_role
+from hub.conflicts.judge.severity import grade
+from hub.conflicts.judge.subject import OWNER, SOMEONE
+from hub.conflicts.judge.text import Parsed, parse
+from hub.conflicts.judge.tokens import tokenize, words_match
+from hub.conflicts.judge.values import Value, extract
 from hub.nature import content
 from hub.settings import Settings
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from hub.conflicts.chat import speech
-from hub.conflicts.subject import OWNER
-from hub.conflicts.text import Parsed
-from hub.conflicts.tokens import canon
+from hub.conflicts.judge.chat import speech
+from hub.conflicts.judge.subject import OWNER
+from hub.conflicts.judge.text import Parsed
+from hub.conflicts.judge.tokens import canon
 
 # Roles one person holds at a time, for one possessor.
 ONE_HOLDER = frozenset(

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hub.conflicts.text import Parsed
-from hub.conflicts.values import Value
+from hub.conflicts.judge.text import Parsed
+from hub.conflicts.judge.values import Value
 
 # Word stems: five letters or more match the start of a folded content word, shorter ones the whole word
 # (so "tea" does not catch "team").

@@ -10,8 +10,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from hub.conflicts import lexicon as lx
-from hub.conflicts.tokens import Token, canon
+from hub.conflicts.judge import lexicon as lx
+from hub.conflicts.judge.tokens import Token, canon
 
 
 @dataclass(frozen=True, slots=True)
