@@ -1,10 +1,10 @@
 """Train the pair judge: a cross-encoder fine-tuned from the all-MiniLM-L6-v2 weights memhub ships.
 
-    python -m training.pair_judge                  # both stages, writes hub/conflicts/pairmodel/
+    python -m training.pair_judge                  # both stages, writes hub/conflicts/judge/pairmodel/
     python -m training.pair_judge --stage public   # stage 1 only, to a checkpoint folder
     python -m training.pair_judge --stage project  # stage 2 from the stage 1 checkpoint
 
-The recipe (see hub/conflicts/pairmodel/MODEL_CARD.md for the data's licenses and the numbers):
+The recipe (see hub/conflicts/judge/pairmodel/MODEL_CARD.md for the data's licenses and the numbers):
 - stage 1, what contradiction is in general: the public pairs in ../shared/data/nli (SNLI dev and
   test, MultiNLI dev matched, counterfactual SNLI train, Breaking NLI, the Dialogue NLI sample's train
   file), 6,000 pairs a source, one pass. MultiNLI dev mismatched is never trained on: it is the

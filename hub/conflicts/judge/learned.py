@@ -11,14 +11,14 @@ For an older statement `a` and a newer one `b`:
 3. a pair the model cannot read (too few of its words known to it: another language) is
    `unreadable`, said so, never taken for compatible;
 4. the model's P(contradiction) decides a conflict, from a lower probability where a typed value of
-   one kind changed between the two (a time, a date, an amount, a name: `hub.conflicts.values`); at
+   one kind changed between the two (a time, a date, an amount, a name: `hub.conflicts.judge.values`); at
    or above `sure` the judge is confident (a conflict it may act on), below it the conflict is
    `inferred` and waits for the owner;
 5. the same fact needs the model's entailment both ways round and no typed value that changed,
    since a restatement is folded away; and two memories of one nature (a session's summary does not
    restate the decision it records).
 
-Severity is the rule grade (`hub.conflicts.severity`).
+Severity is the rule grade (`hub.conflicts.judge.severity`).
 """
 
 from __future__ import annotations
