@@ -53,6 +53,9 @@ class Language:
     now: tuple[str, ...] = ()
     # Words that join a name to what it is of ("de la", "für", "dell'"): "the PIN of the card is ...".
     of: tuple[str, ...] = ()
+    # Verbs that say what a code does to what it opens, among those words: "código para abrir el portal",
+    # "code to get into the building".
+    opens: tuple[str, ...] = ()
     # Words that may follow a name before that ("la contraseña nueva de ...").
     after: tuple[str, ...] = ()
     # "And" between the items of a list of codes.
@@ -104,6 +107,7 @@ ENGLISH = Language(
         "for", "to", "of", "on", "at", "this", "next", "from", "the", "my", "our", "your", "his", "her",
         "their",
     ),
+    opens=("open", "opens", "get into", "get in", "get in to", "enter", "unlock"),
     and_words=("and",),
     prose="""
         the a an my your his her their our its this that same different required incorrect wrong
@@ -157,6 +161,7 @@ SPANISH = Language(
         "de", "del", "para", "en", "a", "al", "con", "la", "el", "los", "las", "mi", "mis", "tu", "tus",
         "su", "sus", "nuestro", "nuestra",
     ),
+    opens=("abrir", "abre", "entrar", "acceder", "desbloquear"),
     after=("nueva", "nuevo", "actual", "antigua", "antiguo", "vieja", "viejo"),
     and_words=("y", "e"),
     prose="""
@@ -183,6 +188,7 @@ FRENCH = Language(
         "porte*", "portail*", "portillon", "immeuble*", "entrée", "garage*", "alarme*", "coffre*",
         "cadenas", "boîte à clés", "boite à clés", "boîte à clefs", "interphone*", "bâtiment*",
         "batiment*", "résidence*", "parking*", "hall", "casier*", "serrure*", "grille*", "barrière*",
+        "antivol*",
     ),
     access=("digicode*", "code d'accès", "code d'acces", "code d'entrée", "code d'entree"),
     cards=("carte*", "cb", "visa", "mastercard", "amex"),
@@ -200,6 +206,7 @@ FRENCH = Language(
         "de", "du", "des", "d'", "l'", "la", "le", "les", "pour", "à", "au", "aux", "sur", "mon", "ma",
         "mes", "ton", "ta", "tes", "son", "sa", "ses", "notre", "votre", "leur",
     ),
+    opens=("ouvrir", "ouvre", "entrer dans", "entrer", "accéder", "acceder", "déverrouiller"),
     after=("nouveau", "nouvel", "nouvelle", "actuel", "actuelle", "ancien", "ancienne", "provisoire"),
     and_words=("et",),
     prose="""
@@ -246,6 +253,7 @@ GERMAN = Language(
         "bei", "beim", "auf", "an", "in", "meiner", "meines", "meinem", "meine", "mein", "unser",
         "unsere", "unseres",
     ),
+    opens=("öffnen", "aufmachen", "aufschließen", "entsperren"),
     and_words=("und",),
     prose="""
         falsch richtig sicher unsicher abgelaufen vergessen gesperrt geheim neu alt gleich anders
@@ -289,6 +297,7 @@ PORTUGUESE = Language(
         "de", "do", "da", "dos", "das", "para", "no", "na", "nos", "nas", "ao", "à", "o", "a", "os", "as",
         "meu", "minha", "teu", "tua", "seu", "sua", "nosso", "nossa",
     ),
+    opens=("abrir", "abre", "entrar", "acessar", "aceder", "destrancar"),
     after=("nova", "novo", "atual", "antiga", "antigo"),
     and_words=("e",),
     prose="""
@@ -313,7 +322,7 @@ ITALIAN = Language(
     locks=(
         "portone*", "porta*", "cancell*", "citofono*", "allarme*", "cassaforte*", "cassa forte",
         "garage*", "box", "palazzo*", "edificio*", "lucchetto*", "armadietto*", "condominio*",
-        "ingresso*", "portineria", "serratura*",
+        "ingresso*", "portineria", "serratura*", "antifurto*",
     ),
     access=("codice d'accesso", "codice di accesso", "codice d'ingresso", "codice di ingresso"),
     cards=("carta*", "bancomat", "postepay", "visa", "mastercard", "amex"),
@@ -332,6 +341,7 @@ ITALIAN = Language(
         "allo", "all'", "ai", "alle", "il", "la", "lo", "l'", "mio", "mia", "tuo", "tua", "suo", "sua",
         "nostro", "nostra", "sul", "sulla", "nel", "nella",
     ),
+    opens=("aprire", "apre", "entrare", "accedere", "sbloccare"),
     after=("nuova", "nuovo", "attuale", "vecchia", "vecchio"),
     and_words=("e", "ed"),
     prose="""

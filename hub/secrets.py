@@ -481,6 +481,9 @@ def _speech(language: Language) -> _Speech:
     glue = language.prefixes
     if language.free_words:
         word = r"\s+(?![-–—])[^\s.:=;,!?]{1,20}"
+        # A preposition before a word does not count as one: "от Wi-Fi на даче", "של כרטיס האשראי".
+        if language.of:
+            word = rf"(?:\s+{_words(language.of, glue)})?{word}"
         qualifier = rf"(?P<qual>(?:{word}){{0,{language.free_words}}}?)"
         wordy = rf"(?P<qual>(?:{word}){{1,{language.free_words}}}?)"
         joined = rf"(?:\s+{_words(language.of, glue)})?(?:{word})?" if language.of else f"(?:{word})?"
@@ -497,7 +500,9 @@ def _speech(language: Language) -> _Speech:
         of = rf"\s+{of_word}(?:\s+|(?<=['’]))[^\n.:=;,!?]{{1,40}}?" if language.of else ""
         qualifier = rf"(?P<qual>{word_after}{after}(?:{of})?)" if of else rf"(?P<qual>{word_after}{after})"
         wordy = rf"(?P<qual>{after}{of})" if of else r"(?P<qual>(?!))"
-        joined = rf"(?:\s+{_words(language.of)}){{0,2}}" if language.of else ""
+        # "code de la porte", "código para abrir el portal", "code to get into the building".
+        joins = language.of + language.opens
+        joined = rf"(?:\s+{_words(joins)}){{0,3}}" if joins else ""
     now = rf"(?:\s+{_words(language.now)})?" if language.now else ""
     copulas = _words(language.copulas, glue) if language.copulas else "(?!)"
     # "is" before the other separators: "пароль — это X" is a dash and then "is".
@@ -621,7 +626,7 @@ _SENTENCE_BREAK = re.compile(r"[.!?;。]\s|\n")
 _SENTENCE_LENGTH = 150
 # The shapes of a card's PIN and of a door's code: a value named with a card or a lock must have one.
 _PIN_VALUE = re.compile(r"\d{4,8}")
-_ACCESS_VALUE = re.compile(r"\d{3,8}[A-Z]?|\d{1,3}(?:[-–]\d{1,3}){2,3}")
+_ACCESS_VALUE = re.compile(r"[A-Z]?\d{3,8}|\d{3,8}[A-Z]|\d{1,3}(?:[-–]\d{1,3}){2,3}")
 
 
 def _sentence_start(text: str, end: int) -> int:
@@ -664,8 +669,9 @@ def _said_kind(kind: str, match: re.Match[str]) -> str:
 # A number stated: "is 4821", ": 4821", "#4821", or after a space alone.
 _NUMBER_SEP = r"(?:(?P<sep>{is_}|\s*#\s*)|(?P<gap>\s+))"
 _PIN = r"(?P<secret>\d{4,8})(?![^\W_])"
-# A door's code: digits, perhaps a capital letter ("4521B"), or a combination ("12-34-56").
-_ACCESS_CODE = r"(?P<secret>\d{3,8}(?-i:[A-Z])?|\d{1,3}(?:[-–]\d{1,3}){2,3})(?![^\W_])"
+# A door's code: digits, perhaps a capital letter before or after them ("A7391", "4521B"), or a
+# combination ("12-34-56").
+_ACCESS_CODE = r"(?P<secret>(?-i:[A-Z])\d{3,8}|\d{3,8}(?-i:[A-Z])?|\d{1,3}(?:[-–]\d{1,3}){2,3})(?![^\W_])"
 _CARD_CODE = r"(?P<secret>\d{3,4})(?![^\W_])"
 
 

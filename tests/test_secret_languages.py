@@ -85,6 +85,7 @@ def test_a_code_needs_what_it_opens_named_with_it() -> None:
     assert _found("Der Türcode ist 4711") == [("access_code", "4711")]
     assert _found("Код от входной двери 5521") == [("access_code", "5521")]
     assert _found("קוד לשער 6060") == [("access_code", "6060")]
+    assert _found("Code de l'antivol du vélo : 4821") == [("access_code", "4821")]
 
 
 def test_a_key_names_a_password_only_with_a_digit_in_it() -> None:
@@ -112,3 +113,21 @@ def test_the_kind_is_the_name_said_unless_what_it_opens_says_more() -> None:
     # A bank in another sentence says nothing of this one; a database is no bank.
     assert _found("Ich war bei der Bank. Das Passwort ist Sonne99!") == [("password", "Sonne99!")]
     assert _found("Das Datenbank-Passwort ist Rhein-Main-55") == [("password", "Rhein-Main-55")]
+
+
+def test_a_verb_may_stand_between_a_code_and_what_it_opens() -> None:
+    assert _found("El código para entrar al edificio es 4417") == [("access_code", "4417")]
+    assert _found("Der Code zum Öffnen der Tür ist 2580") == [("access_code", "2580")]
+    assert _found("The code to open the gate is 1504") == [("access_code", "1504")]
+    assert _found("The code to get into the sale is SAVE20") == []
+
+
+def test_a_door_code_may_open_with_a_capital_letter() -> None:
+    assert _found("Le code pour ouvrir le portail : B2046") == [("access_code", "B2046")]
+    assert _found("Gate A12, boarding code AF1234") == []
+
+
+def test_where_of_is_a_case_ending_a_preposition_is_no_word_between_name_and_value() -> None:
+    assert _found("Пароль от почты на работе: Kotik_1987") == [("password", "Kotik_1987")]
+    assert _found("הקוד הסודי של כרטיס הדביט החדש: 1234") == [("pin", "1234")]
+    assert _found("Пароль от Wi-Fi на даче у бабушки сменили в 2021") == []
