@@ -20,8 +20,10 @@ class Language:
     """The words one language uses for secret things, and how it says that one is something."""
 
     code: str
-    # Name a password or a passphrase: what follows "is" may be one ("Mot de passe : soleil").
+    # Name a password: what follows "is" may be one ("Mot de passe : soleil").
     passwords: tuple[str, ...] = ()
+    # Name a passphrase, a password of several words, read as a password is ("frase de contraseña").
+    passphrases: tuple[str, ...] = ()
     # Name a password only when its value has a digit ("clave", "chiave": also "the key to success").
     keys: tuple[str, ...] = ()
     # Name a PIN: its value is 4 to 8 digits.
@@ -40,14 +42,20 @@ class Language:
     security_codes: tuple[str, ...] = ()
     # Two-factor recovery or backup codes.
     recovery: tuple[str, ...] = ()
-    # A login, a bank, a network: near one, a value straight after a password's name is its password.
+    # A login or a network: near one, a value straight after a password's name is its password.
     logins: tuple[str, ...] = ()
+    # A bank or its online banking: near one too; and a password, a PIN or a code said in a sentence
+    # naming one is a bank login ("Onlinebanking: Anmeldename mueller84, PIN 61730").
+    banks: tuple[str, ...] = ()
     # How the language says "is" (and "are", for a list).
     copulas: tuple[str, ...] = ()
     # "Now", "still": may stand before or after "is" ("ist jetzt", "теперь —").
     now: tuple[str, ...] = ()
     # Words that join a name to what it is of ("de la", "für", "dell'"): "the PIN of the card is ...".
     of: tuple[str, ...] = ()
+    # Verbs that say what a code does to what it opens, among those words: "código para abrir el portal",
+    # "code to get into the building".
+    opens: tuple[str, ...] = ()
     # Words that may follow a name before that ("la contraseña nueva de ...").
     after: tuple[str, ...] = ()
     # "And" between the items of a list of codes.
@@ -75,7 +83,8 @@ class Language:
 # fmt: off
 ENGLISH = Language(
     code="en",
-    passwords=("password", "passwd", "passphrase", "passcode", "pwd", "pw", "pswd", "pswrd", "p/w"),
+    passwords=("password", "passwd", "passcode", "pwd", "pw", "pswd", "pswrd", "p/w"),
+    passphrases=("passphrase", "pass phrase"),
     pins=("pin", "pin number"),
     codes=("code", "combination", "combo", "pin", "keycode"),
     locks=(
@@ -88,15 +97,17 @@ ENGLISH = Language(
     security_codes=("security code",),
     recovery=("backup code*", "recovery code*", "emergency code*", "scratch code*"),
     logins=(
-        "user", "username", "login", "email", "e-mail", "bank*", "wi-fi", "wifi", "wlan", "wpa", "wpa2",
-        "wpa3", "ssid", "router", "hotspot", "network",
+        "user", "username", "login", "email", "e-mail", "wi-fi", "wifi", "wlan", "wpa", "wpa2", "wpa3",
+        "ssid", "router", "hotspot", "network",
     ),
+    banks=("bank*", "*banking"),
     copulas=("is", "was", "are", "were"),
     now=("now", "still", "set to", "changed to", "updated to"),
     of=(
         "for", "to", "of", "on", "at", "this", "next", "from", "the", "my", "our", "your", "his", "her",
         "their",
     ),
+    opens=("open", "opens", "get into", "get in", "get in to", "enter", "unlock"),
     and_words=("and",),
     prose="""
         the a an my your his her their our its this that same different required incorrect wrong
@@ -120,9 +131,8 @@ ENGLISH = Language(
 SPANISH = Language(
     code="es",
     words_after=True,
-    passwords=(
-        "contraseña", "contrasena", "password", "frase de contraseña", "frase de paso", "frase secreta",
-    ),
+    passwords=("contraseña", "contrasena", "password"),
+    passphrases=("frase de contraseña", "frase de paso", "frase secreta"),
     keys=("clave", "clave de acceso"),
     pins=("pin", "número pin", "numero pin", "número secreto", "numero secreto", "código pin", "clave pin"),
     codes=("código", "codigo", "clave", "combinación", "combinacion"),
@@ -141,15 +151,17 @@ SPANISH = Language(
         "codigo* de respaldo", "código* de emergencia", "código* de copia de seguridad",
     ),
     logins=(
-        "usuari*", "nombre de usuario", "login", "correo", "email", "e-mail", "dni", "nif", "banc*",
-        "wifi", "wi-fi", "red", "router", "rúter",
+        "usuari*", "nombre de usuario", "login", "correo", "email", "e-mail", "dni", "nif", "wifi",
+        "wi-fi", "red", "router", "rúter",
     ),
+    banks=("banc*",),
     copulas=("es", "era", "son", "será", "sigue siendo"),
     now=("ahora", "ya", "todavía", "actualmente"),
     of=(
         "de", "del", "para", "en", "a", "al", "con", "la", "el", "los", "las", "mi", "mis", "tu", "tus",
         "su", "sus", "nuestro", "nuestra",
     ),
+    opens=("abrir", "abre", "entrar", "acceder", "desbloquear"),
     after=("nueva", "nuevo", "actual", "antigua", "antiguo", "vieja", "viejo"),
     and_words=("y", "e"),
     prose="""
@@ -167,10 +179,8 @@ SPANISH = Language(
 FRENCH = Language(
     code="fr",
     words_after=True,
-    passwords=(
-        "mot de passe", "mots de passe", "mdp", "password", "phrase secrète", "phrase secrete",
-        "phrase de passe", "passphrase",
-    ),
+    passwords=("mot de passe", "mots de passe", "mdp", "password"),
+    passphrases=("phrase secrète", "phrase secrete", "phrase de passe", "passphrase"),
     keys=("clé", "clef"),
     pins=("code pin", "pin", "code secret", "code confidentiel", "code personnel", "code cb"),
     codes=("code", "combinaison"),
@@ -178,6 +188,7 @@ FRENCH = Language(
         "porte*", "portail*", "portillon", "immeuble*", "entrée", "garage*", "alarme*", "coffre*",
         "cadenas", "boîte à clés", "boite à clés", "boîte à clefs", "interphone*", "bâtiment*",
         "batiment*", "résidence*", "parking*", "hall", "casier*", "serrure*", "grille*", "barrière*",
+        "antivol*",
     ),
     access=("digicode*", "code d'accès", "code d'acces", "code d'entrée", "code d'entree"),
     cards=("carte*", "cb", "visa", "mastercard", "amex"),
@@ -186,14 +197,16 @@ FRENCH = Language(
     recovery=("code* de secours", "code* de récupération", "code* de recuperation", "code* de sauvegarde"),
     logins=(
         "identifiant*", "utilisateur*", "nom d'utilisateur", "login", "email", "e-mail", "courriel",
-        "banque*", "bancaire*", "wifi", "wi-fi", "box", "réseau", "routeur",
+        "wifi", "wi-fi", "box", "réseau", "routeur",
     ),
+    banks=("banque*", "bancaire*"),
     copulas=("est", "c'est", "était", "c'était", "sont", "reste", "sera"),
     now=("maintenant", "désormais", "toujours", "actuellement"),
     of=(
         "de", "du", "des", "d'", "l'", "la", "le", "les", "pour", "à", "au", "aux", "sur", "mon", "ma",
         "mes", "ton", "ta", "tes", "son", "sa", "ses", "notre", "votre", "leur",
     ),
+    opens=("ouvrir", "ouvre", "entrer dans", "entrer", "accéder", "acceder", "déverrouiller"),
     after=("nouveau", "nouvel", "nouvelle", "actuel", "actuelle", "ancien", "ancienne", "provisoire"),
     and_words=("et",),
     prose="""
@@ -209,7 +222,8 @@ FRENCH = Language(
 
 GERMAN = Language(
     code="de",
-    passwords=("*passwort", "*kennwort", "passphrase", "*passphrase"),
+    passwords=("*passwort", "*kennwort"),
+    passphrases=("passphrase", "*passphrase"),
     keys=("wlan-schlüssel", "netzwerkschlüssel", "wifi-schlüssel"),
     pins=("pin", "pin-code", "pin-nummer", "geheimzahl", "*geheimzahl", "geheimnummer", "kartenpin"),
     codes=("code", "kombination", "zahlenkombination"),
@@ -227,9 +241,11 @@ GERMAN = Language(
         "sicherungscode*",
     ),
     logins=(
-        "benutzer*", "nutzer*", "anmeldename*", "login", "kennung", "e-mail", "email", "bank*",
-        "*banking", "wlan", "wifi", "wi-fi", "router", "netzwerk",
+        "benutzer*", "nutzer*", "anmeldename*", "login", "kennung", "e-mail", "email", "wlan", "wifi",
+        "wi-fi", "router", "netzwerk",
     ),
+    # Not "*bank": a "Datenbank" is a database.
+    banks=("bank*", "*banking"),
     copulas=("ist", "lautet", "war", "heißt", "heisst", "sind", "lauten"),
     now=("jetzt", "nun", "ab jetzt", "immer noch", "noch"),
     of=(
@@ -237,6 +253,7 @@ GERMAN = Language(
         "bei", "beim", "auf", "an", "in", "meiner", "meines", "meinem", "meine", "mein", "unser",
         "unsere", "unseres",
     ),
+    opens=("öffnen", "aufmachen", "aufschließen", "entsperren"),
     and_words=("und",),
     prose="""
         falsch richtig sicher unsicher abgelaufen vergessen gesperrt geheim neu alt gleich anders
@@ -251,10 +268,8 @@ GERMAN = Language(
 PORTUGUESE = Language(
     code="pt",
     words_after=True,
-    passwords=(
-        "senha", "palavra-passe", "password", "frase-senha", "frase secreta", "frase de senha",
-        "frase-passe", "senha de acesso",
-    ),
+    passwords=("senha", "palavra-passe", "password", "senha de acesso"),
+    passphrases=("frase-senha", "frase secreta", "frase de senha", "frase-passe"),
     pins=("pin", "código pin", "codigo pin", "número pin", "numero pin"),
     codes=("código", "codigo", "combinação", "combinacao"),
     locks=(
@@ -271,15 +286,18 @@ PORTUGUESE = Language(
         "código* de emergência",
     ),
     logins=(
-        "usuário", "usuario", "utilizador", "login", "e-mail", "email", "cpf", "banc*", "banking",
+        "usuário", "usuario", "utilizador", "login", "e-mail", "email", "cpf",
         "agência", "agencia", "wi-fi", "wifi", "rede", "roteador", "router",
     ),
+    # "Senha eletrônica": what Brazilian banks call the password of internet banking.
+    banks=("banc*", "*banking", "senha eletrônica", "senha eletronica"),
     copulas=("é", "era", "são", "será"),
     now=("agora", "ainda", "atualmente"),
     of=(
         "de", "do", "da", "dos", "das", "para", "no", "na", "nos", "nas", "ao", "à", "o", "a", "os", "as",
         "meu", "minha", "teu", "tua", "seu", "sua", "nosso", "nossa",
     ),
+    opens=("abrir", "abre", "entrar", "acessar", "aceder", "destrancar"),
     after=("nova", "novo", "atual", "antiga", "antigo"),
     and_words=("e",),
     prose="""
@@ -296,14 +314,15 @@ PORTUGUESE = Language(
 ITALIAN = Language(
     code="it",
     words_after=True,
-    passwords=("password", "parola d'ordine", "passphrase", "frase segreta", "frase d'accesso"),
+    passwords=("password", "parola d'ordine"),
+    passphrases=("passphrase", "frase segreta", "frase d'accesso"),
     keys=("chiave",),
     pins=("pin", "codice pin", "codice segreto", "numero segreto"),
     codes=("codice", "combinazione"),
     locks=(
         "portone*", "porta*", "cancell*", "citofono*", "allarme*", "cassaforte*", "cassa forte",
         "garage*", "box", "palazzo*", "edificio*", "lucchetto*", "armadietto*", "condominio*",
-        "ingresso*", "portineria", "serratura*",
+        "ingresso*", "portineria", "serratura*", "antifurto*",
     ),
     access=("codice d'accesso", "codice di accesso", "codice d'ingresso", "codice di ingresso"),
     cards=("carta*", "bancomat", "postepay", "visa", "mastercard", "amex"),
@@ -311,9 +330,10 @@ ITALIAN = Language(
     security_codes=("codice di sicurezza",),
     recovery=("codic* di recupero", "codic* di backup", "codic* di emergenza", "codic* di ripristino"),
     logins=(
-        "utente", "nome utente", "username", "login", "email", "e-mail", "banca*", "bancari*",
-        "home banking", "wifi", "wi-fi", "rete", "router",
+        "utente", "nome utente", "username", "login", "email", "e-mail", "wifi", "wi-fi", "rete",
+        "router",
     ),
+    banks=("banca*", "bancari*", "*banking"),
     copulas=("è", "e'", "era", "sono", "sarà"),
     now=("ora", "adesso", "ancora", "attualmente"),
     of=(
@@ -321,6 +341,7 @@ ITALIAN = Language(
         "allo", "all'", "ai", "alle", "il", "la", "lo", "l'", "mio", "mia", "tuo", "tua", "suo", "sua",
         "nostro", "nostra", "sul", "sulla", "nel", "nella",
     ),
+    opens=("aprire", "apre", "entrare", "accedere", "sbloccare"),
     after=("nuova", "nuovo", "attuale", "vecchia", "vecchio"),
     and_words=("e", "ed"),
     prose="""
@@ -335,7 +356,8 @@ ITALIAN = Language(
 
 RUSSIAN = Language(
     code="ru",
-    passwords=("парол*", "парольная фраза", "кодовая фраза", "кодовое слово"),
+    passwords=("парол*", "кодовое слово"),
+    passphrases=("парольная фраза", "кодовая фраза"),
     pins=("пин-код", "pin-код", "пин", "pin", "пинкод"),
     codes=("код*", "комбинаци*", "шифр*"),
     locks=(
@@ -343,14 +365,16 @@ RUSSIAN = Language(
         "замок", "шлагбаум*", "ячейк*", "квартир*",
     ),
     access=("код доступа",),
-    cards=("карт*", "кредитк*", "дебетовк*", "visa", "mastercard"),
+    cards=("карт*", "кредитк*", "дебетовк*", "банкомат*", "visa", "mastercard"),
     card_codes=("cvv", "cvv2", "cvc", "cvc2", "cvv-код", "cvc-код", "cvv2-код", "cvc2-код"),
     security_codes=("код безопасности",),
     recovery=("резервн* код*", "код* восстановлени*", "запасн* код*"),
     logins=(
-        "логин*", "пользовател*", "почт*", "email", "e-mail", "банк*", "вайфа*", "вай-фа*", "wi-fi",
-        "wifi", "роутер*",
+        "логин*", "пользовател*", "почт*", "email", "e-mail", "вайфа*", "вай-фа*", "wi-fi", "wifi",
+        "роутер*",
     ),
+    # Glued, as in "Сбербанк"; a "банкомат" (a cash machine) is a card's, among the cards.
+    banks=("*банк*",),
     copulas=("это", "будет"),
     now=("теперь", "сейчас", "всё ещё", "все еще"),
     of=("от", "для", "к", "на", "в"),
@@ -365,7 +389,8 @@ RUSSIAN = Language(
 
 ARABIC = Language(
     code="ar",
-    passwords=("كلمة مرور", "كلمة سر", "باسورد", "باسوورد", "عبارة مرور", "عبارة سر"),
+    passwords=("كلمة مرور", "كلمة سر", "باسورد", "باسوورد"),
+    passphrases=("عبارة مرور", "عبارة سر"),
     pins=("رقم سري", "رمز سري", "رقم تعريف شخصي", "رمز pin", "pin"),
     codes=("رمز", "كود", "رقم سري", "رمز سري", "كلمة سر"),
     locks=(
@@ -378,9 +403,9 @@ ARABIC = Language(
     security_codes=("رمز أمان", "رمز امان", "رمز حماية"),
     recovery=("رموز استرداد", "رمز استرداد", "رموز استعادة", "رمز استعادة", "رموز احتياطية"),
     logins=(
-        "اسم مستخدم", "مستخدم", "إيميل", "ايميل", "بريد", "بنك", "مصرف", "واي فاي", "wifi", "wi-fi",
-        "راوتر",
+        "اسم مستخدم", "مستخدم", "إيميل", "ايميل", "بريد", "واي فاي", "wifi", "wi-fi", "راوتر",
     ),
+    banks=("بنك*", "مصرف*"),
     copulas=("هو", "هي"),
     now=("الآن", "الان", "حاليا", "حاليًا"),
     of=("ل", "الخاص", "الخاصة", "إلى", "الى", "في"),
@@ -395,6 +420,7 @@ ARABIC = Language(
 HEBREW = Language(
     code="he",
     passwords=("סיסמ*", "ססמ*", "פסוורד"),
+    passphrases=("משפט סיסמ*", "ביטוי סיסמ*"),
     pins=("קוד סודי", "קוד pin", "pin", "פין"),
     codes=("קוד", "צירוף"),
     locks=(
@@ -406,7 +432,8 @@ HEBREW = Language(
     card_codes=("cvv", "cvv2", "cvc", "cvc2"),
     security_codes=("קוד אבטחה",),
     recovery=("קודי גיבוי", "קוד גיבוי", "קודי שחזור", "קוד שחזור"),
-    logins=("שם משתמש", "משתמש", "מייל", "אימייל", "בנק", "ויפי", "וויפי", "wifi", "wi-fi", "רשת", "ראוטר"),
+    logins=("שם משתמש", "משתמש", "מייל", "אימייל", "ויפי", "וויפי", "wifi", "wi-fi", "רשת", "ראוטר"),
+    banks=("בנק*",),
     copulas=("היא", "הוא", "זה", "זו", "הם", "הן"),
     now=("עכשיו", "כעת"),
     of=("של", "עבור"),

@@ -2,9 +2,10 @@
 
 Offline and pure Python: one table of compiled patterns, each with an optional check on what it
 matched (a Luhn sum, a JWT header, the randomness of a key) and an optional context that must come
-just before it ("twilio", "aws"). Secrets said in words (a password, a PIN, a door code, a CVV,
-recovery codes) are read in each language of hub.secret_languages, by rules built from its words.
-Findings point at the secret value itself, so that redacting keeps the sentence around it readable.
+just before it ("twilio", "aws"). Secrets said in words (a password, a passphrase, a PIN, a door
+code, a CVV, recovery codes, a bank login) are read in each language of hub.secret_languages, by
+rules built from its words, and named as they were said. Findings point at the secret value itself,
+so that redacting keeps the sentence around it readable.
 """
 
 from __future__ import annotations
@@ -77,6 +78,10 @@ LABELS: dict[str, str] = {
     "card_security_code": "a card security code",
     "generic_api_key": "an API key or token",
     "password": "a password",
+    "passphrase": "a passphrase",
+    "pin": "a PIN",
+    "access_code": "an access code",
+    "bank_login": "a bank login",
     "recovery_codes": "two-factor backup codes",
     "seed_phrase": "a wallet seed phrase",
     "card_number": "a payment card number",
@@ -302,6 +307,8 @@ class _Rule:
     standalone: bool = False  # not glued to token characters on its left
     # The rule runs only on text holding a letter of this script (a language's rules on its own text).
     script: re.Pattern[str] | None = None
+    # The kind of what it matched, where the words said decide it ("PIN" or "password" of a gate).
+    kind_of: Callable[[re.Match[str]], str] | None = None
 
     def accepts(self, match: re.Match[str]) -> bool:
         text, start = match.string, match.start()
@@ -427,6 +434,25 @@ def _opening(*groups: Iterable[str], glue: str = "") -> str:
     return "(?=[" + "".join(re.escape(char) for char in sorted(letters)) + "])"
 
 
+def _trie(words: Iterable[str]) -> str:
+    """An alternation of words as a trie ("pa(?:ss|rola)"): the engine tries each letter once."""
+    root: dict[str, Any] = {}
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def branch(node: dict[str, Any]) -> str:
+        alternatives = [re.escape(char) + branch(child) for char, child in sorted(node.items()) if char]
+        if not alternatives:
+            return ""
+        body = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return branch(root)
+
+
 def _hints(*groups: Iterable[str]) -> tuple[str, ...]:
     """A literal piece of each phrase, lowercased: a rule runs only on text holding one. The shortest of
     three letters or more, as it is the one most phrases share ("code" in "code de sécurité")."""
@@ -455,6 +481,9 @@ def _speech(language: Language) -> _Speech:
     glue = language.prefixes
     if language.free_words:
         word = r"\s+(?![-–—])[^\s.:=;,!?]{1,20}"
+        # A preposition before a word does not count as one: "от Wi-Fi на даче", "של כרטיס האשראי".
+        if language.of:
+            word = rf"(?:\s+{_words(language.of, glue)})?{word}"
         qualifier = rf"(?P<qual>(?:{word}){{0,{language.free_words}}}?)"
         wordy = rf"(?P<qual>(?:{word}){{1,{language.free_words}}}?)"
         joined = rf"(?:\s+{_words(language.of, glue)})?(?:{word})?" if language.of else f"(?:{word})?"
@@ -471,7 +500,9 @@ def _speech(language: Language) -> _Speech:
         of = rf"\s+{of_word}(?:\s+|(?<=['’]))[^\n.:=;,!?]{{1,40}}?" if language.of else ""
         qualifier = rf"(?P<qual>{word_after}{after}(?:{of})?)" if of else rf"(?P<qual>{word_after}{after})"
         wordy = rf"(?P<qual>{after}{of})" if of else r"(?P<qual>(?!))"
-        joined = rf"(?:\s+{_words(language.of)}){{0,2}}" if language.of else ""
+        # "code de la porte", "código para abrir el portal", "code to get into the building".
+        joins = language.of + language.opens
+        joined = rf"(?:\s+{_words(joins)}){{0,3}}" if joins else ""
     now = rf"(?:\s+{_words(language.now)})?" if language.now else ""
     copulas = _words(language.copulas, glue) if language.copulas else "(?!)"
     # "is" before the other separators: "пароль — это X" is a dash and then "is".
@@ -560,11 +591,87 @@ def _token_after_words(match: re.Match[str]) -> bool:
     )
 
 
+# --- the kind of a secret said in words ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Named:
+    """Some words of every language: the rule that matched a sentence may be another language's than
+    the words in it ("Il PIN del bancomat è 9021" reads as Spanish as well)."""
+
+    hints: re.Pattern[str]  # a piece of each word, lowercased, in a trie: a cheap test that none is there
+    words: re.Pattern[str]
+
+    def search(self, text: str) -> bool:
+        return self.hints.search(text.lower()) is not None and self.words.search(text) is not None
+
+    def opens(self, text: str) -> bool:
+        return self.hints.search(text.lower()) is not None and self.words.match(text) is not None
+
+
+def _every_language(words: Callable[[Language], tuple[str, ...]]) -> _Named:
+    chosen = [language for language in LANGUAGES if words(language)]
+    patterns = "|".join(_words(words(language), language.prefixes) for language in chosen)
+    hints = _trie(_hints(*(words(language) for language in chosen)))
+    return _Named(re.compile(hints), re.compile(f"(?i){patterns}"))
+
+
+_PASSPHRASES = _every_language(lambda language: language.passphrases)
+_CARDS = _every_language(lambda language: language.cards)
+_LOCKS = _every_language(lambda language: language.locks)
+_BANKS = _every_language(lambda language: language.banks)
+# Where the sentence holding a secret opens: what was said of the secret is said after it, and not
+# further back than a sentence's length.
+_SENTENCE_BREAK = re.compile(r"[.!?;。]\s|\n")
+_SENTENCE_LENGTH = 150
+# The shapes of a card's PIN and of a door's code: a value named with a card or a lock must have one.
+_PIN_VALUE = re.compile(r"\d{4,8}")
+_ACCESS_VALUE = re.compile(r"[A-Z]?\d{3,8}|\d{3,8}[A-Z]|\d{1,3}(?:[-–]\d{1,3}){2,3}")
+
+
+def _sentence_start(text: str, end: int) -> int:
+    """Where the sentence holding text[end] opens."""
+    start = max(0, end - _SENTENCE_LENGTH)
+    return max((found.end() for found in _SENTENCE_BREAK.finditer(text, start, end)), default=start)
+
+
+def _bank_or_password(match: re.Match[str]) -> str:
+    """A password said in a sentence naming a bank is a bank login."""
+    end = match.start(_secret_group(match))
+    return (
+        "bank_login" if _BANKS.search(match.string[_sentence_start(match.string, end) : end]) else "password"
+    )
+
+
+def _said_kind(kind: str, match: re.Match[str]) -> str:
+    """The kind of a secret said in words: the word for it ("PIN", "digicode", "passphrase"), unless what
+    it opens says more. A password or a PIN of a card is the card's PIN ("A senha do cartão é 7731");
+    anything said of a bank, the card's PIN aside, a bank login ("Onlinebanking: Anmeldename mueller84,
+    PIN 61730"); a password or a PIN of a door, a gate or a safe its access code ("A senha do portão é
+    7788"). A bank may be named anywhere in the sentence before the value, a card or a lock only with
+    the name: in its words or in the two words before it ("his bank card PIN", "the garage door
+    passcode"). The value must have the shape of what it is named."""
+    text, head, value = match.string, match.group("head"), _secret_text(match)
+    start = _sentence_start(text, match.start())
+    said = text[start : match.start(_secret_group(match))]
+    named = " ".join([*text[start : match.start()].split()[-2:], head])
+    if kind == "password" and _PASSPHRASES.opens(head):
+        return "passphrase"
+    if kind != "access_code" and _PIN_VALUE.fullmatch(value) and _CARDS.search(named):
+        return "pin"
+    if _BANKS.search(said):
+        return "bank_login"
+    if kind != "access_code" and _ACCESS_VALUE.fullmatch(value) and _LOCKS.search(named):
+        return "access_code"
+    return kind
+
+
 # A number stated: "is 4821", ": 4821", "#4821", or after a space alone.
 _NUMBER_SEP = r"(?:(?P<sep>{is_}|\s*#\s*)|(?P<gap>\s+))"
 _PIN = r"(?P<secret>\d{4,8})(?![^\W_])"
-# A door's code: digits, perhaps a capital letter ("4521B"), or a combination ("12-34-56").
-_ACCESS_CODE = r"(?P<secret>\d{3,8}(?-i:[A-Z])?|\d{1,3}(?:[-–]\d{1,3}){2,3})(?![^\W_])"
+# A door's code: digits, perhaps a capital letter before or after them ("A7391", "4521B"), or a
+# combination ("12-34-56").
+_ACCESS_CODE = r"(?P<secret>(?-i:[A-Z])\d{3,8}|\d{3,8}(?-i:[A-Z])?|\d{1,3}(?:[-–]\d{1,3}){2,3})(?![^\W_])"
 _CARD_CODE = r"(?P<secret>\d{3,4})(?![^\W_])"
 
 
@@ -612,7 +719,10 @@ def _pin_rules(speech: _Speech) -> list[_Rule]:
         rf"{_NUMBER_SEP.format(is_=speech.is_)}{_PIN}"
     )
     hints = _hints(language.pins, language.codes if language.cards else ())
-    return [_Rule("password", re.compile(pattern), _stated_number, hints=hints, script=speech.script)]
+    kind_of = partial(_said_kind, "pin")
+    return [
+        _Rule("pin", re.compile(pattern), _stated_number, hints=hints, script=speech.script, kind_of=kind_of)
+    ]
 
 
 def _access_rules(speech: _Speech) -> list[_Rule]:
@@ -632,18 +742,29 @@ def _access_rules(speech: _Speech) -> list[_Rule]:
         rf"{_NUMBER_SEP.format(is_=speech.is_)}{_ACCESS_CODE}"
     )
     hints = _hints(language.access, language.codes)
-    return [_Rule("password", re.compile(pattern), _stated_number, hints=hints, script=speech.script)]
+    kind_of = partial(_said_kind, "access_code")
+    return [
+        _Rule(
+            "access_code",
+            re.compile(pattern),
+            _stated_number,
+            hints=hints,
+            script=speech.script,
+            kind_of=kind_of,
+        )
+    ]
 
 
 def _password_rules(speech: _Speech) -> list[_Rule]:
     language, glue = speech.language, speech.language.prefixes
-    if not (language.passwords or language.keys):
+    passwords = language.passwords + language.passphrases
+    if not (passwords or language.keys):
         return []
-    names = _opening(language.passwords, language.keys, glue=glue) + _words(
-        language.passwords + language.keys, glue
-    )
+    # One alternation, longest first: "frase de contraseña" is a passphrase before "contraseña" is a password.
+    names = _opening(passwords, language.keys, glue=glue) + _words(passwords + language.keys, glue)
     keys = re.compile(rf"(?i){_words(language.keys, glue)}") if language.keys else None
-    hints = _hints(language.passwords, language.keys)
+    hints = _hints(passwords, language.keys)
+    kind_of = partial(_said_kind, "password")
     rules = [
         _Rule(
             "password",
@@ -651,11 +772,12 @@ def _password_rules(speech: _Speech) -> list[_Rule]:
             partial(_said_password, speech, keys),
             hints=hints,
             script=speech.script,
+            kind_of=kind_of,
         )
     ]
-    if language.logins:
+    if language.logins or language.banks:
         # A login and its password pasted side by side: "usuario jgarcia82, contraseña Banco2024!".
-        near = re.compile(rf"(?i){_words(language.logins, glue)}|@")
+        near = re.compile(rf"(?i){_words(language.logins + language.banks, glue)}|@")
         rules.append(
             _Rule(
                 "password",
@@ -664,6 +786,7 @@ def _password_rules(speech: _Speech) -> list[_Rule]:
                 near,
                 hints=hints,
                 script=speech.script,
+                kind_of=kind_of,
             )
         )
     if language.free_words:
@@ -673,13 +796,23 @@ def _password_rules(speech: _Speech) -> list[_Rule]:
         )
         pattern = rf"(?i)(?P<head>{names}{speech.wordy_qualifier})(?P<gap>\s+){value}"
         rules.append(
-            _Rule("password", re.compile(pattern), _token_after_words, hints=hints, script=speech.script)
+            _Rule(
+                "password",
+                re.compile(pattern),
+                _token_after_words,
+                hints=hints,
+                script=speech.script,
+                kind_of=kind_of,
+            )
         )
     return rules
 
 
 # Every language's names for a password, as the rules for a login pasted with one read them.
-_PASSWORD_WORDS = _alternatives(name for language in LANGUAGES for name in language.passwords) + "|pass(?==)"
+_PASSWORD_WORDS = (
+    _alternatives(name for language in LANGUAGES for name in language.passwords + language.passphrases)
+    + "|pass(?==)"
+)
 
 
 def _login_pair_rule() -> _Rule:
@@ -687,13 +820,20 @@ def _login_pair_rule() -> _Rule:
     "usuario: jgarcia / Banco2024!". One rule for all: the value must be no word, so no language's
     grammar is needed to tell it from prose. The pattern opens with the slash, which the engine skips
     to; the login before it is the rule's context, read only where a slash is."""
-    logins = [login for language in LANGUAGES for login in language.logins]
+    logins = [login for language in LANGUAGES for login in language.logins + language.banks]
     copulas = _words(copula for language in LANGUAGES for copula in language.copulas)
     words = r"(?:\s+[^\s.:=;,!?/]{1,20}){0,3}?"
     before = rf"(?i){_words(logins)}{words}(?:{_ASSIGN}|{_DASH}|\s+{copulas}\s+)[^\s/]+\s*\Z"
     label = rf"(?:(?:{_PASSWORD_WORDS})\s*[:=]\s*)?"
     pattern = rf"(?i)(?<![/:])/(?!/)\s*{label}(?P<sep>){_VALUE}"
-    return _Rule("password", re.compile(pattern), _login_pair, re.compile(before), hints=_hints(logins))
+    return _Rule(
+        "password",
+        re.compile(pattern),
+        _login_pair,
+        re.compile(before),
+        hints=_hints(logins),
+        kind_of=_bank_or_password,
+    )
 
 
 _SPEECH = [_speech(language) for language in LANGUAGES]
@@ -863,7 +1003,7 @@ _RULES: tuple[_Rule, ...] = (
         _query_password,
         hints=("=", "%3d"),
     ),
-    # Secrets said in words, in each language: recovery codes, PINs, door codes, passwords.
+    # Secrets said in words, in each language: recovery codes, PINs, door codes, passwords, bank logins.
     *_SAID_SECRETS,
     # After a login or a network, "pass" is its password ("Wi-Fi: HomeNet, pass: sunflower77"), and after
     # a network "key" is ("WPA key: sunflower77"); elsewhere they are a day pass and a key insight.
@@ -873,9 +1013,14 @@ _RULES: tuple[_Rule, ...] = (
         _password_beside_login,
         _LOGIN_OR_NETWORK,
         hints=("pass",),
+        kind_of=_bank_or_password,
     ),
     _Rule(
-        "password", re.compile(rf"(?i)pass(?P<sep>{_ARROW}|\s*=\s*){_VALUE}"), _opens_clause, hints=("pass",)
+        "password",
+        re.compile(rf"(?i)pass(?P<sep>{_ARROW}|\s*=\s*){_VALUE}"),
+        _opens_clause,
+        hints=("pass",),
+        kind_of=_bank_or_password,
     ),
     _Rule(
         "password",
@@ -892,6 +1037,7 @@ _RULES: tuple[_Rule, ...] = (
         ),
         _password_beside_login,
         hints=("user", "login"),
+        kind_of=_bank_or_password,
     ),
     _Rule(
         "password",
@@ -1007,25 +1153,6 @@ def _find_encoded(text: str) -> Iterator[tuple[int, int, str]]:
                 yield run.start(), run.end(), found[0].kind
 
 
-def _trie(words: Iterable[str]) -> str:
-    """An alternation of words as a trie ("pa(?:ss|rola)"): the engine tries each letter once."""
-    root: dict[str, Any] = {}
-    for word in words:
-        node = root
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}
-
-    def branch(node: dict[str, Any]) -> str:
-        alternatives = [re.escape(char) + branch(child) for char, child in sorted(node.items()) if char]
-        if not alternatives:
-            return ""
-        body = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
-        return f"(?:{body})?" if "" in node else body
-
-    return branch(root)
-
-
 # Every rule's hints, found in one pass over the text rather than tested rule by rule, which cost more
 # than the rules themselves once every language had its own. Only the hints holding no other are
 # looked for; a rule runs where one inside any of its hints is ("pass" for "passwort"): a little more
@@ -1052,6 +1179,8 @@ def _rules_for(text: str) -> set[int]:
 
 def _find_secrets(text: str, *, decode: bool = True) -> list[SecretFinding]:
     claims: list[tuple[int, int, int, str]] = []  # (priority, start, end, kind): earlier rules are surer
+    # For rules whose kind the words said decide, how to read it: only for the claims kept.
+    said: dict[tuple[int, int, int], Callable[[], str]] = {}
     scripts: dict[re.Pattern[str], bool] = {}
     for priority in _rules_for(text):
         rule = _RULES[priority]
@@ -1062,14 +1191,18 @@ def _find_secrets(text: str, *, decode: bool = True) -> list[SecretFinding]:
                 continue
         for match in rule.pattern.finditer(text):
             if rule.accepts(match):
-                claims.append((priority, *match.span(_secret_group(match)), rule.kind))
+                start, end = match.span(_secret_group(match))
+                claims.append((priority, start, end, rule.kind))
+                if rule.kind_of:
+                    said[priority, start, end] = partial(rule.kind_of, match)
     claims.extend((len(_RULES), start, end, "card_number") for start, end in _find_cards(text))
     if decode:  # last: a rule that knows the encoded run itself (a key, a JWT) names it better
         claims.extend((len(_RULES) + 1, start, end, kind) for start, end, kind in _find_encoded(text))
     kept: list[tuple[int, int, int, str]] = []
     for claim in sorted(claims):
         if all(claim[2] <= other[1] or claim[1] >= other[2] for other in kept):
-            kept.append(claim)
+            kind_of = said.get(claim[:3])
+            kept.append((*claim[:3], kind_of()) if kind_of else claim)
     return [
         SecretFinding(kind, LABELS[kind], start, end)
         for _, start, end, kind in sorted(kept, key=lambda c: c[1])

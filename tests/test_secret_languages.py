@@ -62,7 +62,7 @@ def test_languages_are_told_apart_by_their_codes() -> None:
 
 
 def test_after_words_a_number_that_reads_as_a_year_is_none() -> None:
-    assert _found("ПИН-код карты 4821") == [("password", "4821")]
+    assert _found("ПИН-код карты 4821") == [("pin", "4821")]
     assert _found("Поменяла ПИН-код в 2023 году") == []
     assert _found("El PIN de la tarjeta caduca en 2027") == []
 
@@ -70,7 +70,7 @@ def test_after_words_a_number_that_reads_as_a_year_is_none() -> None:
 def test_after_a_word_following_the_name_only_a_value_no_word_could_be_is_taken() -> None:
     assert _found("Contraseña nueva: Perro_2024") == [("password", "Perro_2024")]
     assert _found("Contraseña cambiada: ayer") == []
-    assert _found("La carte bleue de Marc, code de la carte principale : 4471") == [("password", "4471")]
+    assert _found("La carte bleue de Marc, code de la carte principale : 4471") == [("pin", "4471")]
 
 
 def test_where_nouns_are_capitalized_one_after_is_is_the_sentence_going_on() -> None:
@@ -82,9 +82,10 @@ def test_where_nouns_are_capitalized_one_after_is_is_the_sentence_going_on() -> 
 def test_a_code_needs_what_it_opens_named_with_it() -> None:
     assert _found("El código postal es 28013") == []
     assert _found("Il codice sconto è ESTATE20") == []
-    assert _found("Der Türcode ist 4711") == [("password", "4711")]
-    assert _found("Код от входной двери 5521") == [("password", "5521")]
-    assert _found("קוד לשער 6060") == [("password", "6060")]
+    assert _found("Der Türcode ist 4711") == [("access_code", "4711")]
+    assert _found("Код от входной двери 5521") == [("access_code", "5521")]
+    assert _found("קוד לשער 6060") == [("access_code", "6060")]
+    assert _found("Code de l'antivol du vélo : 4821") == [("access_code", "4821")]
 
 
 def test_a_key_names_a_password_only_with_a_digit_in_it() -> None:
@@ -95,3 +96,38 @@ def test_a_key_names_a_password_only_with_a_digit_in_it() -> None:
 def test_a_value_may_be_quoted_as_the_language_quotes() -> None:
     assert _found("Le mot de passe est « Printemps 12 »") == [("password", "Printemps 12")]
     assert _found("Das Passwort lautet „grüner Apfel“") == [("password", "grüner Apfel")]
+
+
+def test_the_kind_is_the_name_said_unless_what_it_opens_says_more() -> None:
+    assert _found("Mon code PIN est 1357.") == [("pin", "1357")]
+    assert _found("Le digicode de l'immeuble est 2580") == [("access_code", "2580")]
+    assert _found("La frase de contraseña del disco es «tres gatos»") == [("passphrase", "tres gatos")]
+    # A password of a card is its PIN, of a gate its code; a value of another shape stays a password.
+    assert _found("A senha do cartão é 7731.") == [("pin", "7731")]
+    assert _found("A senha do portão é 7788") == [("access_code", "7788")]
+    assert _found("the password for the garage app is tulipfield.") == [("password", "tulipfield")]
+    # Anything said of a bank is a bank login, but for a card's PIN.
+    assert _found("Das Banking-Passwort ist Rhein-Main-55") == [("bank_login", "Rhein-Main-55")]
+    assert _found("Onlinebanking: Anmeldename mueller84, PIN 61730") == [("bank_login", "61730")]
+    assert _found("Die Geheimzahl meiner Bankkarte ist 5082.") == [("pin", "5082")]
+    # A bank in another sentence says nothing of this one; a database is no bank.
+    assert _found("Ich war bei der Bank. Das Passwort ist Sonne99!") == [("password", "Sonne99!")]
+    assert _found("Das Datenbank-Passwort ist Rhein-Main-55") == [("password", "Rhein-Main-55")]
+
+
+def test_a_verb_may_stand_between_a_code_and_what_it_opens() -> None:
+    assert _found("El código para entrar al edificio es 4417") == [("access_code", "4417")]
+    assert _found("Der Code zum Öffnen der Tür ist 2580") == [("access_code", "2580")]
+    assert _found("The code to open the gate is 1504") == [("access_code", "1504")]
+    assert _found("The code to get into the sale is SAVE20") == []
+
+
+def test_a_door_code_may_open_with_a_capital_letter() -> None:
+    assert _found("Le code pour ouvrir le portail : B2046") == [("access_code", "B2046")]
+    assert _found("Gate A12, boarding code AF1234") == []
+
+
+def test_where_of_is_a_case_ending_a_preposition_is_no_word_between_name_and_value() -> None:
+    assert _found("Пароль от почты на работе: Kotik_1987") == [("password", "Kotik_1987")]
+    assert _found("הקוד הסודי של כרטיס הדביט החדש: 1234") == [("pin", "1234")]
+    assert _found("Пароль от Wi-Fi на даче у бабушки сменили в 2021") == []

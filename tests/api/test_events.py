@@ -7,6 +7,7 @@ from starlette.testclient import TestClient
 
 from hub.api.app import create_app
 from hub.embedded import EmbeddedHub
+from hub.secrets import LABELS
 from hub.services import Services
 from memhub_client import Memhub
 
@@ -123,26 +124,30 @@ def test_an_event_holding_a_secret_is_refused_naming_the_kind(api: TestClient, h
     assert hub.services.redis.xlen(hub.services.keys.stream) == 0
 
 
-# The sentences, accepted and stored before, and a few in languages of other scripts.
+# The sentences, accepted and stored before, and a few in languages of other scripts, with the
+# kind each is refused as: what was said.
 SAID = [
-    ("Tu PIN de la tarjeta es 7733", "7733"),
-    ("Le digicode de l'immeuble est 2580", "2580"),
-    ("Das Kennwort fürs Konto lautet Sonne99!", "Sonne99!"),
-    ("Il PIN del bancomat è 9021", "9021"),
-    ("La clave de la alarma es 1122", "1122"),
-    ("Код домофона 1234", "1234"),
-    ("كلمة المرور للواي فاي هي Nakheel2023", "Nakheel2023"),
-    ("הקוד של האזעקה הוא 4821", "4821"),
+    ("Tu PIN de la tarjeta es 7733", "7733", "pin"),
+    ("Le digicode de l'immeuble est 2580", "2580", "access_code"),
+    ("Das Kennwort fürs Konto lautet Sonne99!", "Sonne99!", "password"),
+    ("Il PIN del bancomat è 9021", "9021", "pin"),
+    ("La clave de la alarma es 1122", "1122", "access_code"),
+    ("Код домофона 1234", "1234", "access_code"),
+    ("كلمة المرور للواي فاي هي Nakheel2023", "Nakheel2023", "password"),
+    ("הקוד של האזעקה הוא 4821", "4821", "access_code"),
+    ("Login do banco: usuário mariasilva, senha Ypê2020!", "Ypê2020!", "bank_login"),
 ]
 
 
 def test_a_secret_said_in_the_owners_language_is_refused_naming_the_kind(
     api: TestClient, hub: EmbeddedHub
 ) -> None:
-    for text, value in SAID:
+    for text, value, kind in SAID:
         response = api.post("/v1/events", json={"events": [{**GOOD, "text": text}]})
         assert response.status_code == 422, text
-        assert response.json()["detail"].startswith("events.0.text: text contains a password (password)")
+        assert response.json()["detail"].startswith(
+            f"events.0.text: text contains {LABELS[kind]} ({kind});"
+        ), text
         assert value not in response.text
     assert hub.services.redis.xlen(hub.services.keys.stream) == 0
 
@@ -155,11 +160,12 @@ def test_the_redact_policy_stores_a_secret_said_in_another_language_without_it(
     try:
         with TestClient(create_app(hub.services)) as api:
             agent = Memhub(agent="wa", channel="whatsapp", client=api)
-            for text, value in SAID[:3]:
+            for text, value, kind in SAID[:3]:
                 status = agent.wait(agent.publish(text))
                 assert status.status == "stored", text
                 stored = api.get(f"/v1/memories/{status.memory_id}").json()["text"]
-                assert stored == text.replace(value, "[REDACTED:password]")
+                # The placeholder names the kind, as the refusal does: "[REDACTED:pin]".
+                assert stored == text.replace(value, f"[REDACTED:{kind}]")
     finally:
         hub.stop()
 
