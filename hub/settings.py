@@ -126,9 +126,9 @@ class Settings(BaseSettings):
         ["high"], description="Severities put to the owner as questions; the rest get a proposal."
     )
     judge: Literal["rules", "learned", "llm", "nli"] = Field(
-        "rules",
-        description="The conflict judge: `rules`, the English rule grammar; `learned`, the pair model shipped "
-        "with memhub (docs/judge.md says why it is not the default yet); `llm` or `nli`, the pair model with "
+        "learned",
+        description="The conflict judge: `learned`, the pair model shipped with memhub, with the rule "
+        "grammar's conflicts beside it; `rules`, the English rule grammar alone; `llm` or `nli`, the pair model with "
         "an LLM (MEMHUB_LLM_JUDGE_URL) or a local NLI model as a second judge, asked as `judge_mode` says. "
         "Every judge leaves two records of what happened uncompared and says when it cannot read a pair.",
     )
@@ -139,10 +139,10 @@ class Settings(BaseSettings):
         "on every pair. Either way, if it fails the first verdict stands.",
     )
     judge_conflict_probability: float = Field(
-        0.5, gt=0, lt=1, description="The pair model's P(contradiction) from which two memories conflict."
+        0.7, gt=0, lt=1, description="The pair model's P(contradiction) from which two memories conflict."
     )
     judge_sure_probability: float = Field(
-        0.95,
+        0.97,
         gt=0,
         le=1,
         description="P(contradiction) from which the judge is sure enough to act on a conflict: supersede "

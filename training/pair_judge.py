@@ -39,7 +39,10 @@ CHECKPOINT = Path("/tmp/memhub-pair-judge-stage1")
 LABELS = ("contradiction", "entailment", "neutral")
 VERDICT_LABEL = {"conflict": 0, "same": 1, "compatible": 2, "different_subject": 2}
 SEED = 13
-PUBLIC = {"snli": 6000, "mnli_matched": 6000, "cad": 6000, "breaking": 6000, "dnli": 6000}
+# SNLI and the two sets built from it (cad, breaking) describe one photo: two different things said of
+# the same person read as a contradiction there, which is what the judge must not learn for memories.
+# MultiNLI (many genres) and Dialogue NLI (persona facts, most of them compatible) are taken whole.
+PUBLIC = {"snli": 4000, "mnli_matched": 10000, "cad": 4000, "breaking": 4000, "dnli": 9000}
 MAX_TOKENS = 80
 
 Pair = tuple[str, str, int]

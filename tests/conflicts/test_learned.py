@@ -8,10 +8,13 @@ import numpy as np
 import pytest
 
 from benchmarks import judge_eval
+from benchmarks.conflict_quality import similarities
 from hub.conflicts import Statement, Verdict
-from hub.conflicts.judge.learned import LearnedJudge
+from hub.conflicts.judge.combined import learned_judge
+from hub.conflicts.judge.learned import LearnedJudge, Thresholds
 from hub.conflicts.judge.pairmodel import WEIGHTS, PairModel
-from hub.embedding import ModelIntegrityError
+from hub.embedding import Embedder, ModelIntegrityError
+from hub.settings import Settings
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +64,15 @@ def test_an_event_that_reports_a_change_contradicts_a_state(judge: LearnedJudge)
         Statement("Noa: btw I quit the choir last week, too much homework", nature="message"),
     )
     assert found.verdict is Verdict.conflict
-    assert "reports a change" in found.reason
+
+
+def test_the_rules_conflicts_count_where_the_model_finds_none(pair_model: PairModel) -> None:
+    older = Statement("Noa sings in the Tuesday choir.")
+    newer = Statement("Noa: btw I quit the choir last week, too much homework", nature="message")
+    alone = LearnedJudge(pair_model, thresholds=Thresholds(with_rules=False)).judge(older, newer)
+    assert alone.verdict is not Verdict.conflict  # P(conflict) ~0.5, short of 0.7
+    found = LearnedJudge(pair_model).judge(older, newer)
+    assert found.verdict is Verdict.conflict and "(rules; P(conflict)" in found.reason
 
 
 def test_a_log_lines_time_is_when_it_was_written_not_a_value(judge: LearnedJudge) -> None:
@@ -96,9 +107,12 @@ def test_structured_claims_are_compared_exactly(judge: LearnedJudge) -> None:
     assert found.verdict is Verdict.conflict and not found.inferred
 
 
-def test_frozen_test_halves(judge: LearnedJudge) -> None:
-    """The blind pairs' test halves (never trained or tuned on), as issue 27 measures them."""
-    result = judge_eval.evaluate(judge, judge_eval.load(judge_eval.BLIND, "test"))
+def test_frozen_test_halves(pair_model: PairModel, embedder: Embedder) -> None:
+    """The blind pairs' test halves (never trained or tuned on), as issue 27 measures them: the default
+    judge, each pair with its cosine similarity, as the review judges them."""
+    pairs = judge_eval.load(judge_eval.BLIND, "test")
+    judge = learned_judge(Settings(), pair_model)
+    result = judge_eval.evaluate(judge, pairs, similarity=similarities(embedder, pairs))
     flagged, events = result.flagged_share("event_sequence")
     assert result.precision >= PRECISION and result.recall >= RECALL
     assert result.flagged_share("paraphrase")[0] <= PARAPHRASES
@@ -106,6 +120,6 @@ def test_frozen_test_halves(judge: LearnedJudge) -> None:
     assert result.superseded_right == result.superseded
 
 
-# What the shipped judge measured there (MODEL_CARD.md: 0.722, 0.830, 11 of 30), short of issue 27's
+# What the shipped judge measured there (MODEL_CARD.md: 0.798, 0.755, 6 of 30), short of issue 27's
 # bounds (0.95, 0.85, none): a retrained judge must do at least as well.
-PRECISION, RECALL, PARAPHRASES = 0.72, 0.82, 11
+PRECISION, RECALL, PARAPHRASES = 0.79, 0.75, 6

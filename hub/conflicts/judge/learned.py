@@ -1,5 +1,5 @@
-"""The pair judge (`MEMHUB_JUDGE=learned`): a pair model trained on labelled pairs, with the rules kept
-for what a model should not decide. Not the default yet: docs/judge.md says why.
+"""The pair judge (`MEMHUB_JUDGE=learned`, the default): a pair model trained on labelled pairs, with the
+rules kept for what a model should not decide, and their conflicts counted beside the model's.
 
 For an older statement `a` and a newer one `b`:
 1. structured claims on both sides are compared exactly (`RuleJudge`), and the same words in the same
@@ -16,7 +16,9 @@ For an older statement `a` and a newer one `b`:
    `inferred` and waits for the owner;
 5. the same fact needs the model's entailment both ways round and no typed value that changed,
    since a restatement is folded away; and two memories of one nature (a session's summary does not
-   restate the decision it records).
+   restate the decision it records);
+6. where the model finds no conflict and the rule grammar does, the rules' conflict stands (with its
+   own reason, severity and certainty): the two miss different changes.
 
 Severity is the rule grade (`hub.conflicts.judge.severity`).
 """
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hub.conflicts.judge.pairmodel import PairModel
 from hub.conflicts.judge.rules import (
@@ -55,12 +57,15 @@ Pair = tuple[Statement, Statement, float | None]
 class Thresholds:
     """Where the model's probabilities turn into verdicts (chosen on tuning pairs: MODEL_CARD.md)."""
 
-    conflict: float = 0.5  # P(contradiction) from which a pair conflicts
-    value_changed: float = 0.3  # ... from which it conflicts where a typed value of one kind changed
-    sure: float = 0.95  # ... from which the judge is sure enough to act on it
+    conflict: float = 0.7  # P(contradiction) from which a pair conflicts
+    value_changed: float = 0.5  # ... from which it conflicts where a typed value of one kind changed
+    sure: float = 0.97  # ... from which the judge is sure enough to act on it
     unsure: float = 0.2  # ... from which a non-conflict is unsure (a second judge is asked)
     same: float = 0.7  # P(entailment) from which a pair says the same thing
     readable: float = 0.6  # share of a text's words the model must know
+    # The rule grammar's conflicts count too where the model finds none: the two miss different
+    # changes (the rules read cues and typed values, the model reads meaning).
+    with_rules: bool = True
 
 
 @dataclass
@@ -80,6 +85,9 @@ class LearnedJudge:
             texts = [(content(pairs[i][0].text), content(pairs[i][1].text)) for i in asked]
             for i, row in zip(asked, self.model.probabilities(texts), strict=True):
                 out[i] = self._verdict(pairs[i][0], pairs[i][1], float(row[0]), float(row[1]))
+            if self.thresholds.with_rules:
+                for i in asked:
+                    out[i] = self._with_rules(out[i], *pairs[i])
             # The same thing said again follows either way round: one that only follows from the other
             # ("Hire Ronit Levi" / "Send Ronit Levi the papers") is news, and folding would lose it.
             same = [i for i in asked if (found := out[i]) is not None and found.verdict is Verdict.same]
@@ -109,6 +117,20 @@ class LearnedJudge:
             return Judgement(Verdict.same, None, "the same words")
         unread = next((s.text for s in (a, b) if not self.readable(s.text)), None)
         return unreadable(unread) if unread is not None else None
+
+    def _with_rules(
+        self, found: Judgement | None, a: Statement, b: Statement, similarity: float | None
+    ) -> Judgement | None:
+        if found is None or (found.verdict is Verdict.conflict and not found.inferred):
+            return found
+        ruled = self.rules.judge(a, b, similarity)
+        if ruled.verdict is not Verdict.conflict:
+            return found
+        if found.verdict is Verdict.conflict and ruled.inferred:
+            return found
+        # A conflict the rules are sure of (an explicit correction that names what it corrects) is
+        # theirs to act on; the model's probability stays in the reason.
+        return replace(ruled, reason=f"{ruled.reason} (rules; P(conflict) {found.confidence or 0:.2f})")
 
     def _verdict(self, a: Statement, b: Statement, contradiction: float, entailment: float) -> Judgement:
         t = self.thresholds
