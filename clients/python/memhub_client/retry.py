@@ -1,7 +1,12 @@
-"""Trying a call again when the way to the hub failed: the one backoff both SDKs use."""
+"""Trying a call again when the way to the hub failed: the one backoff both SDKs use.
+
+Our own loop rather than tenacity (which the hub's workers use): the client promises httpx and
+pydantic only (tests/clients/test_distribution.py), and this is all of what it needs.
+"""
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -17,8 +22,10 @@ def retried(
     transient: tuple[type[Exception], ...],
     again: Callable[[T], bool] = lambda _: False,
 ) -> T:
-    """`attempt()`, tried again up to `retries` times (waiting `backoff`, then twice as long, ...) while
-    it raises one of `transient` or returns a result to try `again`; the last try's outcome stands.
+    """`attempt()`, tried again up to `retries` times while it raises one of `transient` or returns a
+    result to try `again`; the last try's outcome stands. Each wait is drawn between 0 and `backoff`,
+    then twice as long, ... (full jitter), so that agents cut off by one hub restart do not all come
+    back at the same instant.
 
     Only for calls that are safe to repeat: reads, and publishing events that carry their ids.
     """
@@ -30,5 +37,5 @@ def retried(
         else:
             if not again(result):
                 return result
-        time.sleep(backoff * 2**n)
+        time.sleep(random.uniform(0, backoff * 2**n))
     return attempt()
