@@ -108,10 +108,7 @@ class Settings(BaseSettings):
     conflict_min_similarity: float = Field(
         0.45, ge=0, le=1, description="Cosine similarity below which two memories are not compared."
     )
-    # Chosen on the dev half of benchmarks/data/update_pairs.jsonl: from 0.45 / 0.50 / 0.55 / 0.60 the judge
-    # catches 49 / 49 / 47 / 42 of 60 changed facts, against 15 with the rules alone, and flags 1 / 0 / 0 / 0
-    # of 62 other pairs that the rules alone did not (none of the 121 on conflict_pairs.jsonl's dev part).
-    # (Measured 2026-11-30 with the rule as it is; 46 / 44 / 41 / 33 with the first version of it.)
+    # Chosen on the dev half of benchmarks/data/update_pairs.jsonl (the numbers: benchmarks/conflict_quality.py).
     conflict_change_similarity: float = Field(
         0.5,
         ge=0,
