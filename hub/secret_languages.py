@@ -56,6 +56,14 @@ class Language:
     # Verbs that say what a code does to what it opens, among those words: "código para abrir el portal",
     # "code to get into the building".
     opens: tuple[str, ...] = ()
+    # Verbs that say a code is keyed in, after what it opens: "para abrir el portal marca 2580",
+    # "per entrare nel palazzo digita 1848".
+    keyed: tuple[str, ...] = ()
+    # "With", after what a code opens: "la puerta del garaje se abre con *1357", "Garagentor geht mit
+    # Code 0815#". The number must then end its clause, or be followed by "and" or a particle.
+    with_words: tuple[str, ...] = ()
+    # The particle of a separable verb, which may follow the number: "schaltest du mit 2468 aus".
+    particles: tuple[str, ...] = ()
     # Words that may follow a name before that ("la contraseña nueva de ...").
     after: tuple[str, ...] = ()
     # "And" between the items of a list of codes.
@@ -100,7 +108,10 @@ ENGLISH = Language(
         "user", "username", "login", "email", "e-mail", "wi-fi", "wifi", "wlan", "wpa", "wpa2", "wpa3",
         "ssid", "router", "hotspot", "network",
     ),
-    banks=("bank*", "*banking"),
+    banks=(
+        "bank*", "*banking", "chase", "barclays", "hsbc", "citibank", "wells fargo", "natwest", "lloyds",
+        "santander", "monzo",
+    ),
     copulas=("is", "was", "are", "were"),
     now=("now", "still", "set to", "changed to", "updated to"),
     of=(
@@ -108,6 +119,8 @@ ENGLISH = Language(
         "their",
     ),
     opens=("open", "opens", "get into", "get in", "get in to", "enter", "unlock"),
+    keyed=("dial", "type", "type in", "key in", "punch in", "enter", "press", "tap in"),
+    with_words=("with", "using"),
     and_words=("and",),
     prose="""
         the a an my your his her their our its this that same different required incorrect wrong
@@ -154,7 +167,10 @@ SPANISH = Language(
         "usuari*", "nombre de usuario", "login", "correo", "email", "e-mail", "dni", "nif", "wifi",
         "wi-fi", "red", "router", "rúter",
     ),
-    banks=("banc*",),
+    banks=(
+        "banc*", "bbva", "santander", "caixabank", "la caixa", "sabadell", "bankinter", "unicaja",
+        "openbank", "kutxabank", "abanca",
+    ),
     copulas=("es", "era", "son", "será", "sigue siendo"),
     now=("ahora", "ya", "todavía", "actualmente"),
     of=(
@@ -162,6 +178,11 @@ SPANISH = Language(
         "su", "sus", "nuestro", "nuestra",
     ),
     opens=("abrir", "abre", "entrar", "acceder", "desbloquear"),
+    keyed=(
+        "marca", "marcas", "marcar", "teclea", "tecleas", "teclear", "pulsa", "digita", "introduce",
+        "introducir", "mete", "metes",
+    ),
+    with_words=("con",),
     after=("nueva", "nuevo", "actual", "antigua", "antiguo", "vieja", "viejo"),
     and_words=("y", "e"),
     prose="""
@@ -199,7 +220,10 @@ FRENCH = Language(
         "identifiant*", "utilisateur*", "nom d'utilisateur", "login", "email", "e-mail", "courriel",
         "wifi", "wi-fi", "box", "réseau", "routeur",
     ),
-    banks=("banque*", "bancaire*"),
+    banks=(
+        "banque*", "bancaire*", "crédit agricole", "credit agricole", "société générale", "bnp*",
+        "lcl", "caisse d'épargne", "crédit mutuel", "boursorama",
+    ),
     copulas=("est", "c'est", "était", "c'était", "sont", "reste", "sera"),
     now=("maintenant", "désormais", "toujours", "actuellement"),
     of=(
@@ -207,6 +231,8 @@ FRENCH = Language(
         "mes", "ton", "ta", "tes", "son", "sa", "ses", "notre", "votre", "leur",
     ),
     opens=("ouvrir", "ouvre", "entrer dans", "entrer", "accéder", "acceder", "déverrouiller"),
+    keyed=("tape", "tapes", "tapez", "taper", "compose", "composez", "composer", "saisis", "saisir"),
+    with_words=("avec",),
     after=("nouveau", "nouvel", "nouvelle", "actuel", "actuelle", "ancien", "ancienne", "provisoire"),
     and_words=("et",),
     prose="""
@@ -245,7 +271,10 @@ GERMAN = Language(
         "wi-fi", "router", "netzwerk",
     ),
     # Not "*bank": a "Datenbank" is a database.
-    banks=("bank*", "*banking"),
+    banks=(
+        "bank*", "*banking", "sparkasse*", "volksbank*", "commerzbank", "postbank", "comdirect",
+        "raiffeisen*",
+    ),
     copulas=("ist", "lautet", "war", "heißt", "heisst", "sind", "lauten"),
     now=("jetzt", "nun", "ab jetzt", "immer noch", "noch"),
     of=(
@@ -254,6 +283,9 @@ GERMAN = Language(
         "unsere", "unseres",
     ),
     opens=("öffnen", "aufmachen", "aufschließen", "entsperren"),
+    keyed=("tippe", "tippst", "tippen", "gib", "gibst", "eingeben", "wähle", "wählst", "drücke", "drück"),
+    with_words=("mit",),
+    particles=("ein", "aus", "auf", "ab"),
     and_words=("und",),
     prose="""
         falsch richtig sicher unsicher abgelaufen vergessen gesperrt geheim neu alt gleich anders
@@ -277,7 +309,8 @@ PORTUGUESE = Language(
         "cofre*", "garage*", "interfone*", "condomínio", "condominio", "cadeado*", "fechadura*",
         "cacifo*",
     ),
-    access=("código de acesso", "codigo de acesso"),
+    # "Segredo": what a safe's combination is called.
+    access=("código de acesso", "codigo de acesso", "segredo do cofre"),
     cards=("cartão", "cartao", "cartões", "visa", "mastercard", "amex", "multibanco"),
     card_codes=("cvv", "cvv2", "cvc", "cvc2", "código cvv", "codigo cvv"),
     security_codes=("código de segurança", "codigo de seguranca"),
@@ -290,7 +323,10 @@ PORTUGUESE = Language(
         "agência", "agencia", "wi-fi", "wifi", "rede", "roteador", "router",
     ),
     # "Senha eletrônica": what Brazilian banks call the password of internet banking.
-    banks=("banc*", "*banking", "senha eletrônica", "senha eletronica"),
+    banks=(
+        "banc*", "*banking", "senha eletrônica", "senha eletronica", "itaú", "itau", "bradesco",
+        "nubank", "santander", "caixa econômica", "caixa economica", "millennium", "agência", "agencia",
+    ),
     copulas=("é", "era", "são", "será"),
     now=("agora", "ainda", "atualmente"),
     of=(
@@ -298,6 +334,8 @@ PORTUGUESE = Language(
         "meu", "minha", "teu", "tua", "seu", "sua", "nosso", "nossa",
     ),
     opens=("abrir", "abre", "entrar", "acessar", "aceder", "destrancar"),
+    keyed=("digita", "digite", "digitar", "disca", "disque", "tecla", "tecle", "marca", "marque"),
+    with_words=("com",),
     after=("nova", "novo", "atual", "antiga", "antigo"),
     and_words=("e",),
     prose="""
@@ -333,7 +371,9 @@ ITALIAN = Language(
         "utente", "nome utente", "username", "login", "email", "e-mail", "wifi", "wi-fi", "rete",
         "router",
     ),
-    banks=("banca*", "bancari*", "*banking"),
+    banks=(
+        "banca*", "bancari*", "*banking", "intesa", "unicredit", "fineco", "bper", "mediolanum",
+    ),
     copulas=("è", "e'", "era", "sono", "sarà"),
     now=("ora", "adesso", "ancora", "attualmente"),
     of=(
@@ -342,6 +382,8 @@ ITALIAN = Language(
         "nostro", "nostra", "sul", "sulla", "nel", "nella",
     ),
     opens=("aprire", "apre", "entrare", "accedere", "sbloccare"),
+    keyed=("digita", "digiti", "digitare", "componi", "comporre", "premi", "inserisci", "batti"),
+    with_words=("con", "col"),
     after=("nuova", "nuovo", "attuale", "vecchia", "vecchio"),
     and_words=("e", "ed"),
     prose="""
@@ -374,10 +416,11 @@ RUSSIAN = Language(
         "роутер*",
     ),
     # Glued, as in "Сбербанк"; a "банкомат" (a cash machine) is a card's, among the cards.
-    banks=("*банк*",),
+    banks=("*банк*", "сбер", "втб", "тинькофф*"),
     copulas=("это", "будет"),
     now=("теперь", "сейчас", "всё ещё", "все еще"),
     of=("от", "для", "к", "на", "в"),
+    keyed=("набери", "наберите", "набрать", "введи", "введите", "ввести", "нажми"),
     and_words=("и",),
     prose="""
         см смотри спроси ниже выше здесь там есть нет сложный простой новый старый секретный неверный
@@ -409,6 +452,7 @@ ARABIC = Language(
     copulas=("هو", "هي"),
     now=("الآن", "الان", "حاليا", "حاليًا"),
     of=("ل", "الخاص", "الخاصة", "إلى", "الى", "في"),
+    keyed=("اكتب", "ادخل", "أدخل", "اضغط"),
     and_words=("و",),
     prose="انظر اسأل أدناه أعلاه هنا هناك جديدة قديمة قوية ضعيفة صحيحة خاطئة سرية",
     # و and, ف so, ب with, ل for, ك like, ال the, لل for the.
@@ -437,6 +481,8 @@ HEBREW = Language(
     copulas=("היא", "הוא", "זה", "זו", "הם", "הן"),
     now=("עכשיו", "כעת"),
     of=("של", "עבור"),
+    keyed=("הקש", "הקישו", "תקיש", "תקישי", "להקיש", "הקלד", "תקליד"),
+    with_words=("עם",),
     and_words=("ו",),
     prose="ראה ראו בדוק בדקו שאל שאלי אצל כמו בכספת במנהל אין ללא חדשה ישנה זהה שונה שמורה נמצאת",
     # ו and, ה the, ש that, ל to, ב in, מ from, כ like; "ה-PIN" with a hyphen.

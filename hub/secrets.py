@@ -475,6 +475,7 @@ class _Speech:
     lead: str  # between a list's name and its items
     list_gap: str  # between items of a list
     script: re.Pattern[str] | None  # a letter of the language's own script, where it has one
+    free: str  # a few words before a colon or a dash that no "of" accounts for
 
 
 def _speech(language: Language) -> _Speech:
@@ -517,7 +518,16 @@ def _speech(language: Language) -> _Speech:
     and_words = rf"(?:(?:{_alternatives(language.and_words)})\s*)?" if language.and_words else ""
     list_gap = rf"(?:[\s,;،]+(?:(?:[-*•]|\d{{1,2}}[.)])\s+)?{and_words})"
     script = re.compile(language.script) if language.script else None
-    return _Speech(language, qualifier, wordy, joined, is_, lead, list_gap, script)
+    # A few words a name's "of" does not account for, before a colon or a dash: "code du portail chez
+    # mamie : 1515A", "Prüfnummer hinten auf der Kreditkarte: 604". Not before "is", where they may name
+    # another thing ("the PIN code area is 560001"), nor "is" or "and" among them ("door code was changed
+    # and room: 204"); words of letters, so that no number hides among them.
+    not_free = _words(language.copulas + language.and_words, glue) if language.copulas else "(?!)"
+    free = (
+        rf"(?:(?P<free>(?:\s+(?!{not_free})[^\W\d_][^\s\d.:=;,!?#]{{0,19}}){{1,4}}?)"
+        r"(?=\s*(?:[:=]|[-–—]|[→⇒])))??"
+    )
+    return _Speech(language, qualifier, wordy, joined, is_, lead, list_gap, script, free)
 
 
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
@@ -526,14 +536,15 @@ _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
 def _stated_number(match: re.Match[str]) -> bool:
     # With "is" or a colon the number is the value. With only a space, straight after the name ("PIN 4821")
     # it is too; after words ("код домофона 1234") only where no number stood among them, where it ends its
-    # clause, and where it does not read as a year ("ПИН-код поменяла в 2023").
+    # clause, and where it does not read as a year ("ПИН-код поменяла в 2023"), unless it is keyed in with
+    # a keypad's star or hash ("code alarme maison 1990* puis valider").
     if match.group("gap") is None or not match.group("qual"):
         return True
-    qualifier = match.group("qual")
-    return (
-        not any(char.isdigit() for char in qualifier)
-        and not _YEAR.fullmatch(match.group("secret"))
-        and bool(_CLAUSE_ENDS.match(match.string, match.end()))
+    value = match.group("secret")
+    return not any(char.isdigit() for char in match.group("qual")) and (
+        value[0] in "*#"
+        or value[-1] in "*#"
+        or (not _YEAR.fullmatch(value) and bool(_CLAUSE_ENDS.match(match.string, match.end())))
     )
 
 
@@ -626,7 +637,10 @@ _SENTENCE_BREAK = re.compile(r"[.!?;。]\s|\n")
 _SENTENCE_LENGTH = 150
 # The shapes of a card's PIN and of a door's code: a value named with a card or a lock must have one.
 _PIN_VALUE = re.compile(r"\d{4,8}")
-_ACCESS_VALUE = re.compile(r"[A-Z]?\d{3,8}|\d{3,8}[A-Z]|\d{1,3}(?:[-–]\d{1,3}){2,3}")
+_ACCESS_VALUE = re.compile(
+    r"[*#]?(?:[A-Z]?\d{3,8}|\d{3,8}[A-Z]|(?=\w{4})\d{1,4}[A-Z]\d{1,4}|\d{1,3}(?:[-–]\d{1,3}){2,3}"
+    r"|\d{2}(?: \d{2}){2,3})[*#]?"
+)
 
 
 def _sentence_start(text: str, end: int) -> int:
@@ -667,11 +681,16 @@ def _said_kind(kind: str, match: re.Match[str]) -> str:
 
 
 # A number stated: "is 4821", ": 4821", "#4821", or after a space alone.
-_NUMBER_SEP = r"(?:(?P<sep>{is_}|\s*#\s*)|(?P<gap>\s+))"
+# (After the few free words below, only a colon or a dash.)
+_NUMBER_SEP = r"(?:(?P<sep>{is_}|\s*#\s*)|(?(free)(?!)|(?P<gap>\s+)))"
 _PIN = r"(?P<secret>\d{4,8})(?![^\W_])"
-# A door's code: digits, perhaps a capital letter before or after them ("A7391", "4521B"), or a
-# combination ("12-34-56").
-_ACCESS_CODE = r"(?P<secret>(?-i:[A-Z])\d{3,8}|\d{3,8}(?-i:[A-Z])?|\d{1,3}(?:[-–]\d{1,3}){2,3})(?![^\W_])"
+# A door's code: digits, perhaps a capital letter among them ("A7391", "4521B", "4B712"), or a
+# combination ("12-34-56", "24 36 12"); a keypad's star or hash key before or after is keyed in with it
+# ("*1357", "0815#").
+_ACCESS_CODE = (
+    r"(?P<secret>[*#]?(?:(?-i:[A-Z])\d{3,8}|\d{3,8}(?-i:[A-Z])?|(?=\w{4})\d{1,4}(?-i:[A-Z])\d{1,4}"
+    r"|\d{1,3}(?:[-–]\d{1,3}){2,3}|\d{2}(?: \d{2}){2,3}(?! ?\d))(?:[*#](?![^\W_])|(?![^\W_])))"
+)
 _CARD_CODE = r"(?P<secret>\d{3,4})(?![^\W_])"
 
 
@@ -681,9 +700,7 @@ def _card_code_rules(speech: _Speech) -> list[_Rule]:
         return []
     names = _words(language.card_codes + language.security_codes, glue)
     opening = _opening(language.card_codes, language.security_codes, glue=glue)
-    pattern = (
-        rf"(?i){opening}(?P<head>{names}{speech.qualifier}){_NUMBER_SEP.format(is_=speech.is_)}{_CARD_CODE}"
-    )
+    pattern = rf"(?i){opening}(?P<head>{names}{speech.qualifier}{speech.free}){_NUMBER_SEP.format(is_=speech.is_)}{_CARD_CODE}"
     card_codes = re.compile(rf"(?i){_words(language.card_codes, glue)}" if language.card_codes else "(?!)")
     cards = re.compile(rf"(?i){_words(language.cards, glue)}" if language.cards else "(?!)")
     check = partial(_named_card, card_codes, cards)
@@ -695,13 +712,17 @@ def _recovery_rules(speech: _Speech) -> list[_Rule]:
     language = speech.language
     if not language.recovery:
         return []
-    pattern = (
-        rf"(?i){_opening(language.recovery, glue=language.prefixes)}{_words(language.recovery, language.prefixes)}"
-        rf"{speech.lead}"
-        rf"(?P<secret>{_CODE}(?:{speech.list_gap}{_CODE})*)"
-    )
+    names = _opening(language.recovery, glue=language.prefixes) + _words(language.recovery, language.prefixes)
+    # Short numbers listed ("4417 8823 9016") are codes each, before _CODE reads two as one.
+    numbers = rf"\d{{4,10}}(?:{speech.list_gap}\d{{4,10}})+(?![\w-])"
+    codes = rf"{numbers}|{_CODE}(?:{speech.list_gap}{_CODE})"
+    stated = rf"(?i){names}{speech.lead}(?P<secret>{codes}*)"
+    # With no "are" or colon, only a list: "codigos de backup do google 5523 1187".
+    listed = rf"(?i){names}[^\n:=\d]{{0,30}}?\s(?P<secret>{codes}+)"
+    hints = _hints(language.recovery)
     return [
-        _Rule("recovery_codes", re.compile(pattern), hints=_hints(language.recovery), script=speech.script)
+        _Rule("recovery_codes", re.compile(pattern), hints=hints, script=speech.script)
+        for pattern in (stated, listed)
     ]
 
 
@@ -715,7 +736,7 @@ def _pin_rules(speech: _Speech) -> list[_Rule]:
         return []
     opening = _opening(language.pins, language.codes if language.cards else (), glue=glue)
     pattern = (
-        rf"(?i){opening}(?P<head>(?:{'|'.join(names)}){speech.qualifier})"
+        rf"(?i){opening}(?P<head>(?:{'|'.join(names)}){speech.qualifier}{speech.free})"
         rf"{_NUMBER_SEP.format(is_=speech.is_)}{_PIN}"
     )
     hints = _hints(language.pins, language.codes if language.cards else ())
@@ -734,11 +755,19 @@ def _access_rules(speech: _Speech) -> list[_Rule]:
         # "door code", "Türcode", "Alarm-Code": what it opens first, glued or not.
         first = _words(language.locks, glue, whole=False)
         names.append(rf"{first}[ -]?(?:{_alternatives(language.codes)})(?![^\W_])")
+        # Where "of" is a construct and an adjective follows it with the article, what a code opens may
+        # stand inside its name: "رقم الخزنة السري" (the safe's secret number), "קוד הכספת הסודי".
+        if language.free_words and language.prefixes:
+            split = [phrase.split() for phrase in language.codes + language.pins if len(phrase.split()) == 2]
+            names += [
+                rf"{_words([noun], glue)}{speech.joined}\s+{locks}\s+{_words([adjective], glue)}"
+                for noun, adjective in split
+            ]
     if not names:
         return []
     opening = _opening(language.access, language.codes, language.locks if language.codes else (), glue=glue)
     pattern = (
-        rf"(?i){opening}(?P<head>(?:{'|'.join(names)}){speech.qualifier})"
+        rf"(?i){opening}(?P<head>(?:{'|'.join(names)}){speech.qualifier}{speech.free})"
         rf"{_NUMBER_SEP.format(is_=speech.is_)}{_ACCESS_CODE}"
     )
     hints = _hints(language.access, language.codes)
@@ -753,6 +782,78 @@ def _access_rules(speech: _Speech) -> list[_Rule]:
             kind_of=kind_of,
         )
     ]
+
+
+def _keyed_before(speech: _Speech) -> re.Pattern[str] | None:
+    """What a code opens, a few words, and how it is keyed in, up to the number: "per entrare nel palazzo
+    digita ", "la puerta del garaje se abre con ", "die Alarmanlage schaltest du mit "."""
+    language, glue = speech.language, speech.language.prefixes
+    if not (language.locks and (language.keyed or language.with_words)):
+        return None
+    hows = (("keyed", language.keyed), ("with", language.with_words))
+    how = "|".join(rf"(?P<{group}>{_words(verbs, glue)})" for group, verbs in hows if verbs)
+    # A few words between, of letters: the verb, who keys it ("de mi madre", "schaltest du").
+    words = r"(?:,?\s+[^\W\d_][^\s\d.:;!?]{0,19}){0,5}"
+    then = rf"(?:\s+{_words(language.of, glue)})?" if language.of else ""
+    codes = rf"(?:\s+{_words(language.codes, glue)})?" if language.codes else ""
+    locks = _words(language.locks, glue, inside=True)
+    return re.compile(rf"(?i){locks}{words},?\s+(?:{how}){then}{codes}\s+\Z")
+
+
+def _keyed_rule() -> _Rule:
+    """A code keyed in after what it opens, in any language: "per entrare nel palazzo digita 1848", "la
+    puerta del garaje se abre con *1357", "die Alarmanlage schaltest du mit 2468 aus". The pattern opens
+    with the number, which the engine skips to; the words before it are read only there."""
+    befores = [(speech, before) for speech in _SPEECH if (before := _keyed_before(speech))]
+    # The last word of each way of keying in ("digita", "mit", "in" of "punch in"): a cheap test of the
+    # few words before a number, before any language's pattern is read.
+    how = frozenset(
+        phrase.split()[-1].casefold()
+        for speech, _ in befores
+        for phrase in speech.language.keyed + speech.language.with_words
+    )
+    # After a space: the engine skips from one to the next.
+    pattern = re.compile(rf"\s(?P<head>)(?=[*#]?[0-9A-Z]){_ACCESS_CODE}")
+    check = partial(_keyed_in, how, befores)
+    return _Rule("access_code", pattern, check, kind_of=partial(_said_kind, "access_code"))
+
+
+def _keyed_in(
+    how: frozenset[str], befores: list[tuple[_Speech, re.Pattern[str]]], match: re.Match[str]
+) -> bool:
+    text, start, value = match.string, match.start("secret"), match.group("secret")
+    window = max(0, start - _CONTEXT_WINDOW)
+    # The way it is keyed in stands among the three words before it ("mit Code", "marca el"), or, glued to a
+    # prefix, is in a script of its own.
+    words = text[max(window, start - 40) : start].casefold().split()[-3:]
+    if not any(word.strip(",") in how or not word.isascii() for word in words):
+        return False
+    for speech, before in befores:
+        if speech.script is not None and not speech.script.search(text, window, start):
+            continue
+        said = before.search(text, window, start)
+        if said is None:
+            continue
+        if value[0] in "*#" or value[-1] in "*#":
+            return True
+        if len(value) < 4:  # "dial 911": a short number keyed in is more often a phone's
+            continue
+        # After "with", a number going on into the sentence is more often a count ("Gebäude mit 120
+        # Wohnungen"): it must end its clause, or go on with "and" or a verb's particle ("mit 2468 aus.").
+        # A verb that keys it in says what it is, unless it reads as a year going on.
+        language = speech.language
+        ends = _CLAUSE_ENDS.match(text, match.end()) or _goes_on(language.and_words, text, match.end())
+        ends = ends or _goes_on(language.particles, text, match.end(), at_end=True)
+        if ends or (said.groupdict().get("keyed") is not None and not _YEAR.fullmatch(value)):
+            return True
+    return False
+
+
+def _goes_on(words: tuple[str, ...], text: str, end: int, *, at_end: bool = False) -> bool:
+    if not words:
+        return False
+    found = re.compile(rf"(?i)\s+{_words(words)}").match(text, end)
+    return found is not None and (not at_end or _CLAUSE_ENDS.match(text, found.end()) is not None)
 
 
 def _password_rules(speech: _Speech) -> list[_Rule]:
@@ -843,7 +944,7 @@ _SAID_SECRETS = [
     for build in (_recovery_rules, _pin_rules, _access_rules, _password_rules)
     for speech in _SPEECH
     for rule in build(speech)
-] + [_login_pair_rule()]
+] + [_login_pair_rule(), _keyed_rule()]
 
 _RULES: tuple[_Rule, ...] = (
     # Providers, by prefix and shape: precise, so they come first and win over the generic rules.

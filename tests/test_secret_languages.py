@@ -131,3 +131,52 @@ def test_where_of_is_a_case_ending_a_preposition_is_no_word_between_name_and_val
     assert _found("Пароль от почты на работе: Kotik_1987") == [("password", "Kotik_1987")]
     assert _found("הקוד הסודי של כרטיס הדביט החדש: 1234") == [("pin", "1234")]
     assert _found("Пароль от Wi-Fi на даче у бабушки сменили в 2021") == []
+
+
+def test_a_keypad_key_keyed_with_a_code_is_part_of_it() -> None:
+    assert _found("El código del trastero es #4471") == [("access_code", "#4471")]
+    assert _found("Türcode vom Keller 3390* danach grün") == [("access_code", "3390*")]
+    # Keyed in, a number that reads as a year is still a code.
+    assert _found("קוד השער של החצר 1987#") == [("access_code", "1987#")]
+
+
+def test_a_code_may_have_a_capital_among_its_digits_or_be_spaced() -> None:
+    assert _found("Il codice del portone è 3C58") == [("access_code", "3C58")]
+    assert _found("the locker combination is 08 15 42") == [("access_code", "08 15 42")]
+    assert _found("call me on 06 12 34 56 78 about the door") == []
+
+
+def test_a_few_words_may_stand_between_a_name_and_a_colon() -> None:
+    assert _found("Código de la verja en casa de Luis: 7146") == [("access_code", "7146")]
+    assert _found("PIN nouvelle carte reçue hier : 6093") == [("pin", "6093")]
+    # Not before "is", nor with "is" or "and" among them.
+    assert _found("the PIN code area is 411014 for the Pune office") == []
+    assert _found("the gate code was changed and flight: 4412") == []
+
+
+def test_what_a_code_opens_may_come_first_with_how_it_is_keyed_in() -> None:
+    assert _found("Pour le garage de Paul, tape 3071 puis OK") == [("access_code", "3071")]
+    assert _found("Al cancello del cortile digita 5520") == [("access_code", "5520")]
+    assert _found("the storage locker opens with 4096.") == [("access_code", "4096")]
+    assert _found("Die Haustür machst du mit 7312 auf") == [("access_code", "7312")]
+    # After "with", a number going on into the sentence is a count; a short one keyed in a phone's.
+    assert _found("the building with 140 flats has a gym") == []
+    assert _found("Das Haus mit 1200 Quadratmetern steht leer") == []
+    assert _found("at the gate, dial 112 if anyone is hurt") == []
+
+
+def test_recovery_codes_may_be_listed_short_or_after_a_space() -> None:
+    assert _found("Wiederherstellungscodes Dropbox: 3381 9920 4417") == [("recovery_codes", "3381 9920 4417")]
+    assert _found("backup codes for github 77213 55810") == [("recovery_codes", "77213 55810")]
+    assert _found("I used one backup code yesterday, 4 left") == []
+
+
+def test_where_of_is_a_construct_a_secret_name_may_hold_what_it_opens() -> None:
+    assert _found("קוד הכספת הסודי 40-12-33") == [("access_code", "40-12-33")]
+
+
+def test_a_bank_named_by_its_name_makes_a_bank_login() -> None:
+    assert _found("Sparkasse App: Benutzer jonas77, Passwort Elbe!2020") == [("bank_login", "Elbe!2020")]
+    assert _found("mon compte Boursorama, identifiant 5583012, mot de passe 991204") == [
+        ("bank_login", "991204")
+    ]
