@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import hub.secrets
+from hub.embedding import Embedder
 from hub.secrets import LABELS, SecretError, SecretFinding, ensure_no_secrets, find_secrets, redact
 
 CORPUS_PATH = Path(__file__).parent / "data" / "secrets_corpus.jsonl"
@@ -174,11 +175,15 @@ def test_public_api_is_listed() -> None:
         assert hasattr(hub.secrets, name), name
 
 
-def test_one_kilobyte_takes_under_a_millisecond() -> None:
+def test_screening_a_kilobyte_costs_a_small_part_of_embedding_it(embedder: Embedder) -> None:
     text = " ".join(row["text"] for row in CORPUS)[:1024]
-    # The best of several rounds: what the code costs, not what a busy machine adds.
-    best = min(timeit.repeat(lambda: find_secrets(text), number=20, repeat=5)) / 20
-    assert best < 1e-3, f"{best * 1e3:.2f} ms for 1 KB"
+    # The best of several rounds of each, in one run: what the code costs against what the same event
+    # costs the hub anyway, not a time against a constant on a machine other work shares.
+    screening = min(timeit.repeat(lambda: find_secrets(text), number=20, repeat=5)) / 20
+    embedding = min(timeit.repeat(lambda: embedder.encode([text]), number=1, repeat=5))
+    assert screening < 0.1 * embedding, (
+        f"{screening * 1e3:.2f} ms to screen, {embedding * 1e3:.2f} ms to embed"
+    )
 
 
 @pytest.mark.parametrize(
