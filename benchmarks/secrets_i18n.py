@@ -12,8 +12,10 @@ were read once, to fix them. The fresh half was written after that measure and k
 one; its 7 misses (of 72 secrets) were then read and fixed by general changes. fresh3 was measured once
 before anyone read it (72 of 90 secrets refused, 60 named, no look-alike refused); it is spent too: its
 misses were then read and fixed by general changes (a keypad's star or hash, codes keyed in after what
-they open, words before a colon, listed codes, banks by name). No half measures anything blind any
-more: a new one must be written, and left unread, before the next blind measure.
+they open, words before a colon, listed codes, banks by name). fresh4 (10 + 10 per language) was
+written blind meanwhile, by a writer asked for more varied phrasing, and measured once after those
+changes: 52 of 90 secrets refused, 51 named, no look-alike refused. It is the blind half now: leave
+its rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
@@ -37,7 +39,7 @@ from benchmarks.common import chat_memories
 from hub.secrets import find_secrets
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secrets_i18n.jsonl"
-SPLITS = ("dev", "test", "fresh", "fresh3")
+SPLITS = ("dev", "test", "fresh", "fresh3", "fresh4")
 
 
 def load(path: Path = DATA) -> list[dict[str, Any]]:
