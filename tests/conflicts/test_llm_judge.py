@@ -194,8 +194,8 @@ def test_unsure_mode_asks_only_where_the_pair_judge_is_unsure_or_cannot_read(
 
 
 def test_judge_from_settings(endpoint: Endpoint, pair_model: PairModel) -> None:
-    assert isinstance(judge_from_settings(Settings()), RuleJudge)
-    assert isinstance(judge_from_settings(Settings(judge="learned"), pair_model=pair_model), LearnedJudge)
+    assert isinstance(judge_from_settings(Settings(), pair_model=pair_model), LearnedJudge)
+    assert isinstance(judge_from_settings(Settings(judge="rules")), RuleJudge)
     judge = judge_from_settings(
         Settings(judge="llm", judge_mode="replace", llm_judge_url=endpoint.url, llm_judge_api_key="sk-x"),
         pair_model=pair_model,
