@@ -1,11 +1,12 @@
 """Secret detection: find credentials in memory text, so that the hub never stores them.
 
-Offline and pure Python: one table of compiled patterns, each with an optional check on what it
+Offline: one table of compiled patterns, each with an optional check on what it
 matched (a Luhn sum, a JWT header, the randomness of a key) and an optional context that must come
 just before it ("twilio", "aws"). Secrets said in words (a password, a passphrase, a PIN, a door
 code, a CVV, recovery codes, a bank login) are read in each language of hub.secret_languages, by
-rules built from its words, and named as they were said. Findings point at the secret value itself,
-so that redacting keeps the sentence around it readable.
+rules built from its words, and named as they were said; where no rule finds anything, a model
+learned from labelled sentences (`hub.stated_secrets`) reads the ways of saying them that no table
+lists. Findings point at the secret value itself, so that redacting keeps the sentence readable.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from hub import stated_secrets
 from hub.secret_languages import LANGUAGES, Language
 
 __all__ = ["LABELS", "SecretError", "SecretFinding", "ensure_no_secrets", "find_secrets", "redact"]
@@ -1299,6 +1301,14 @@ def _find_secrets(text: str, *, decode: bool = True) -> list[SecretFinding]:
     claims.extend((len(_RULES), start, end, "card_number") for start, end in _find_cards(text))
     if decode:  # last: a rule that knows the encoded run itself (a key, a JWT) names it better
         claims.extend((len(_RULES) + 1, start, end, kind) for start, end, kind in _find_encoded(text))
+    if decode and not claims:
+        # A second reader where no rule found anything: the model, for the ways of saying a secret
+        # that no table lists. Where a rule did, its findings stand alone, as it named them.
+        claims.extend(
+            (0, start, end, kind)
+            for start, end, kind in stated_secrets.model().find(text)
+            if not _PLACEHOLDER.match(text[start:end]) and not _YEAR.fullmatch(text[start:end])
+        )
     kept: list[tuple[int, int, int, str]] = []
     for claim in sorted(claims):
         if all(claim[2] <= other[1] or claim[1] >= other[2] for other in kept):

@@ -1,0 +1,64 @@
+"""The model that reads secrets said in words: what the rules miss, and what it must leave alone.
+
+Sentences written for this test, in none of the labelled sets."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from hub import stated_secrets
+from hub.secrets import _find_secrets, find_secrets, redact
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kind"),
+    [
+        ("Para el candado del trastero: 5092", "5092", "access_code"),
+        ("Candado de la bici: 4471", "4471", "access_code"),
+        ("Spind im Fitnessstudio, Kombination 2904", "2904", "access_code"),
+        ("pass du wifi chez Léa : soleil_2024", "soleil_2024", "password"),
+    ],
+)
+def test_a_secret_no_rule_reads_is_refused_naming_its_kind(text: str, value: str, kind: str) -> None:
+    assert not _find_secrets(text, decode=False), "a rule reads it now: pick a sentence the rules miss"
+    found = find_secrets(text)
+    assert [(text[f.start : f.end], f.kind) for f in found] == [(value, kind)]
+    assert value not in redact(text) and f"[REDACTED:{kind}]" in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Flight LH1234 leaves from gate B12 at 14:30",
+        "Habitación 1204, planta 12",
+        "Die Postleitzahl ist 10115",
+        "Promo code SAVE20 gives 20% off",
+        "Tracking number 1Z999AA10123456784",
+        "Call me at +34 612 345 678",
+        "Take 2 pills of 500mg at 08:00",
+        "Le code promo BIENVENUE10 marche encore",
+    ],
+)
+def test_numbers_that_are_not_secrets_stay_storable(text: str) -> None:
+    assert stated_secrets.model().find(text) == []
+    assert find_secrets(text) == []
+
+
+def test_plain_words_are_never_read_as_values() -> None:
+    assert stated_secrets.candidates("the password is something long and secret") == []
+    assert [v for _, _, v in stated_secrets.candidates("code: 4471, pass: Sonne99!")] == ["4471", "Sonne99"]
+
+
+def test_features_hash_the_same_in_every_process() -> None:
+    # crc32, not Python's salted hash(): the shipped weights index these columns.
+    here = stated_secrets.features("el código es 1234", 13, 17, "1234")
+    code = (
+        "from hub import stated_secrets; "
+        "print(sorted(stated_secrets.features('el código es 1234', 13, 17, '1234').items()))"
+    )
+    there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert there.stdout.strip() == str(sorted(here.items()))
+    assert all(0 <= column < stated_secrets.WIDTH for column in here)
