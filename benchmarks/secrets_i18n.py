@@ -50,7 +50,10 @@ def named(row: dict[str, Any]) -> bool:
     """Whether a finding of the row's kind covers the row's value."""
     start = row["text"].index(row["value"])
     end = start + len(row["value"])
-    return any(f.kind == row["kind"] and f.start <= start and f.end >= end for f in find_secrets(row["text"]))
+    return any(
+        f.kind == row["kind"] and f.start <= start and f.end >= end
+        for f in find_secrets(row["text"], said=True)
+    )
 
 
 def tally(rows: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:
@@ -58,7 +61,7 @@ def tally(rows: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:
     counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for row in rows:
         count = counts[row["lang"], row["split"]]
-        refused = bool(find_secrets(row["text"]))
+        refused = bool(find_secrets(row["text"], said=True))
         if row["label"] == "secret":
             count["secrets"] += 1
             count["refused"] += refused
@@ -95,7 +98,7 @@ def errors(rows: list[dict[str, Any]], split: str) -> None:
     for row in rows:
         if row["split"] != split:
             continue
-        found = [(f.kind, row["text"][f.start : f.end]) for f in find_secrets(row["text"])]
+        found = [(f.kind, row["text"][f.start : f.end]) for f in find_secrets(row["text"], said=True)]
         if row["label"] == "secret" and not named(row):
             print(f"  missed  {row['lang']} {row['what']:13} {row['text']!r} -> {found}")
         elif row["label"] == "not" and found:
@@ -107,7 +110,7 @@ def cost(texts: list[str], rounds: int = 7) -> float:
 
     def once() -> None:
         for text in texts:
-            find_secrets(text)
+            find_secrets(text, said=True)
 
     best = min(timeit.repeat(once, number=3, repeat=rounds, timer=time.process_time)) / 3
     return best / len(texts) * 1e6

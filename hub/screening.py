@@ -38,15 +38,37 @@ _CLEAN: set[str] = set()
 _CLEAN_LENGTH, _CLEAN_SIZE = 128, 10_000
 
 
-def _findings(text: str) -> list[SecretFinding]:
-    if text in _CLEAN:
+# The fields a person said or wrote: read by the model of secrets said in words too, where the rules
+# find nothing. Ids, sources, names and the rest are read by the rules alone.
+_SAID = frozenset({"text", "context", "evidence", "value", "why", "summary"})
+
+
+def _said(path: str) -> bool:
+    return path.split(".", 1)[0] in _SAID
+
+
+def _findings(text: str, said: bool) -> list[SecretFinding]:
+    if not said and text in _CLEAN:
         return []
-    found = find_secrets(text)
-    if not found and len(text) <= _CLEAN_LENGTH:
+    found = find_secrets(text, said=said)
+    if not said and not found and len(text) <= _CLEAN_LENGTH:
         if len(_CLEAN) >= _CLEAN_SIZE:
             _CLEAN.clear()
         _CLEAN.add(text)
     return found
+
+
+def _redacted_at(value: Any, path: str, found: dict[str, list[SecretFinding]]) -> Any:
+    """A JSON value with the findings of each of its strings (by dotted path) redacted; keys by rule."""
+    if isinstance(value, str):
+        return redact(value, found[path]) if path in found else value
+    if isinstance(value, dict):
+        return {
+            redact(k): _redacted_at(v, f"{path}.{k}" if path else str(k), found) for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_redacted_at(v, f"{path}.{i}", found) for i, v in enumerate(value)]
+    return value
 
 
 def _strings(value: Any, path: str) -> list[tuple[str, str]]:
@@ -95,7 +117,9 @@ def screen(event: EventCreate, *, redact_secrets: bool = False) -> EventCreate:
     Redacting refuses (InvalidEvent) an event it would leave invalid, e.g. a text grown past its limit.
     """
     data = event.model_dump(mode="json", exclude_none=True, exclude=set(_FORMATTED))
-    found = [(path, findings) for path, text in _strings(data, "") if (findings := _findings(text))]
+    found = [
+        (path, findings) for path, text in _strings(data, "") if (findings := _findings(text, _said(path)))
+    ]
     if not found:
         return event
     # An id is how the event is found again: redacted, it would be another id, so it is refused.
@@ -103,7 +127,9 @@ def screen(event: EventCreate, *, redact_secrets: bool = False) -> EventCreate:
     if not redact_secrets or path == "id":
         raise SecretInEvent(path, SecretError(findings))
     try:
-        return EventCreate.model_validate(redacted(event.model_dump(mode="json", exclude_none=True)))
+        return EventCreate.model_validate(
+            _redacted_at(event.model_dump(mode="json", exclude_none=True), "", dict(found))
+        )
     except ValidationError as exc:
         field, problem = first_problem(exc)
         raise InvalidEvent(

@@ -1230,14 +1230,19 @@ _INVISIBLE = re.compile(
 )
 
 
-def find_secrets(text: str) -> list[SecretFinding]:
-    """Every secret in text, in order; where two rules claim the same characters the more specific wins."""
+def find_secrets(text: str, *, said: bool = False) -> list[SecretFinding]:
+    """Every secret in text, in order; where two rules claim the same characters the more specific wins.
+
+    `said`: the text is something a person said or wrote (a memory's text, its context, a note), so a
+    secret said in a way no rule lists is read by the model too (`hub.stated_secrets`); ids, sources,
+    names and other fields are read by the rules alone.
+    """
     if not _INVISIBLE.search(text):
-        return _find_secrets(text)
+        return _find_secrets(text, prose=said)
     kept = [i for i, char in enumerate(text) if not _INVISIBLE.match(char)]
     return [
         SecretFinding(f.kind, f.label, kept[f.start], kept[f.end - 1] + 1)
-        for f in _find_secrets("".join(text[i] for i in kept))
+        for f in _find_secrets("".join(text[i] for i in kept), prose=said)
     ]
 
 
@@ -1280,7 +1285,7 @@ def _rules_for(text: str) -> set[int]:
     return chosen
 
 
-def _find_secrets(text: str, *, decode: bool = True) -> list[SecretFinding]:
+def _find_secrets(text: str, *, decode: bool = True, prose: bool = False) -> list[SecretFinding]:
     claims: list[tuple[int, int, int, str]] = []  # (priority, start, end, kind): earlier rules are surer
     # For rules whose kind the words said decide, how to read it: only for the claims kept.
     said: dict[tuple[int, int, int], Callable[[], str]] = {}
@@ -1301,7 +1306,7 @@ def _find_secrets(text: str, *, decode: bool = True) -> list[SecretFinding]:
     claims.extend((len(_RULES), start, end, "card_number") for start, end in _find_cards(text))
     if decode:  # last: a rule that knows the encoded run itself (a key, a JWT) names it better
         claims.extend((len(_RULES) + 1, start, end, kind) for start, end, kind in _find_encoded(text))
-    if decode and not claims:
+    if prose and decode and not claims:
         # A second reader where no rule found anything: the model, for the ways of saying a secret
         # that no table lists. Where a rule did, its findings stand alone, as it named them.
         claims.extend(
@@ -1320,9 +1325,9 @@ def _find_secrets(text: str, *, decode: bool = True) -> list[SecretFinding]:
     ]
 
 
-def redact(text: str, findings: Iterable[SecretFinding] | None = None) -> str:
-    """The text with each secret replaced by [REDACTED:<kind>]."""
-    chosen = find_secrets(text) if findings is None else list(findings)
+def redact(text: str, findings: Iterable[SecretFinding] | None = None, *, said: bool = False) -> str:
+    """The text with each secret replaced by [REDACTED:<kind>] (`said`: as `find_secrets`)."""
+    chosen = find_secrets(text, said=said) if findings is None else list(findings)
     parts: list[str] = []
     position = 0
     for finding in sorted(chosen, key=lambda f: f.start):
@@ -1334,8 +1339,8 @@ def redact(text: str, findings: Iterable[SecretFinding] | None = None) -> str:
     return "".join(parts)
 
 
-def ensure_no_secrets(text: str) -> None:
-    """Raise SecretError naming the kinds of secret in text, if there are any."""
-    findings = find_secrets(text)
+def ensure_no_secrets(text: str, *, said: bool = False) -> None:
+    """Raise SecretError naming the kinds of secret in text, if there are any (`said`: as `find_secrets`)."""
+    findings = find_secrets(text, said=said)
     if findings:
         raise SecretError(findings)

@@ -46,9 +46,8 @@ IsoDay = Annotated[date, BeforeValidator(_iso_day), AfterValidator(_day_in_range
 
 
 def _no_secrets(value: str) -> str:
-    ensure_no_secrets(
-        value
-    )  # SecretError is a ValueError: a 422 naming the field and the kind, not the value
+    # SecretError is a ValueError: a 422 naming the field and the kind, not the value.
+    ensure_no_secrets(value, said=True)
     return value
 
 

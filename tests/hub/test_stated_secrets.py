@@ -24,9 +24,9 @@ from hub.secrets import _find_secrets, find_secrets, redact
 )
 def test_a_secret_no_rule_reads_is_refused_naming_its_kind(text: str, value: str, kind: str) -> None:
     assert not _find_secrets(text, decode=False), "a rule reads it now: pick a sentence the rules miss"
-    found = find_secrets(text)
+    found = find_secrets(text, said=True)
     assert [(text[f.start : f.end], f.kind) for f in found] == [(value, kind)]
-    assert value not in redact(text) and f"[REDACTED:{kind}]" in redact(text)
+    assert value not in redact(text, said=True) and f"[REDACTED:{kind}]" in redact(text, said=True)
 
 
 @pytest.mark.parametrize(
@@ -44,7 +44,7 @@ def test_a_secret_no_rule_reads_is_refused_naming_its_kind(text: str, value: str
 )
 def test_numbers_that_are_not_secrets_stay_storable(text: str) -> None:
     assert stated_secrets.model().find(text) == []
-    assert find_secrets(text) == []
+    assert find_secrets(text, said=True) == []
 
 
 def test_plain_words_are_never_read_as_values() -> None:
