@@ -4,10 +4,11 @@ The rules of `hub.secrets` read a secret where a language's table names it ("el 
 say them many more ways. This model reads every value-shaped token (digits, or letters with a symbol)
 with the characters around it: character n-grams of what comes before and after, which carry
 "código", "Kennwort", "пароль" or "קוד" in any inflection, and the value's shape, hashed into a fixed
-number of columns (numpy only at run time). A multinomial logistic regression over those, trained by `training/secret_detector.py` on the project's labelled
-sentences (`tests/data/secrets_i18n.jsonl`, all but its blind half) and on real chat messages as
-look-alikes, says which kind of secret a token is, or none. Its findings count beside the rules';
-where both claim a value, the rules' kind stands.
+number of columns (numpy only at run time). A multinomial logistic regression over those, trained by
+`training/secret_detector.py` on the project's labelled sentences (`tests/data/secrets_i18n.jsonl`,
+all but its blind half) and on real chat messages as look-alikes, says which kind of secret a token
+is, or none. `hub.secrets.find_secrets(text, said=True)` asks it only where no rule found anything,
+and only of what a person said or wrote (a memory's text, its context, a note).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from pathlib import Path
 import numpy as np
 
 FOLDER = Path(__file__).parent / "secret_model"
-# Chosen on a half the model was not trained on (fresh3): from 0.7 no look-alike there was refused.
+# Chosen on a half a first version of the model was not trained on (fresh3): from 0.7 it refused no
+# look-alike there.
 THRESHOLD = 0.7
 NONE = "none"
 REDACTED = "REDACTED:"
