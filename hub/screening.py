@@ -44,7 +44,8 @@ _SAID = frozenset({"text", "context", "evidence", "value", "why", "summary"})
 
 
 def _said(path: str) -> bool:
-    return path.split(".", 1)[0] in _SAID
+    """Whether the string at a dotted path is something said: `text`, and `event.text` in a raw entry."""
+    return not _SAID.isdisjoint(path.split("."))
 
 
 def _findings(text: str, said: bool) -> list[SecretFinding]:
@@ -58,19 +59,6 @@ def _findings(text: str, said: bool) -> list[SecretFinding]:
     return found
 
 
-def _redacted_at(value: Any, path: str, found: dict[str, list[SecretFinding]]) -> Any:
-    """A JSON value with the findings of each of its strings (by dotted path) redacted; keys by rule."""
-    if isinstance(value, str):
-        return redact(value, found[path]) if path in found else value
-    if isinstance(value, dict):
-        return {
-            redact(k): _redacted_at(v, f"{path}.{k}" if path else str(k), found) for k, v in value.items()
-        }
-    if isinstance(value, list):
-        return [_redacted_at(v, f"{path}.{i}", found) for i, v in enumerate(value)]
-    return value
-
-
 def _strings(value: Any, path: str) -> list[tuple[str, str]]:
     """Every string inside a JSON value, with its dotted path."""
     if isinstance(value, str):
@@ -82,14 +70,18 @@ def _strings(value: Any, path: str) -> list[tuple[str, str]]:
     return []
 
 
-def redacted(value: Any) -> Any:
-    """A JSON value with every secret in its strings (keys too) redacted."""
+def redacted(value: Any, path: str = "", found: dict[str, list[SecretFinding]] | None = None) -> Any:
+    """A JSON value with every secret in its strings (keys too, by rule) redacted: what a person said is
+    read as said (`_SAID`). `found`: the findings already made, by dotted path, to redact without
+    reading again."""
     if isinstance(value, str):
-        return redact(value)
+        if found is not None:
+            return redact(value, found.get(path, []))
+        return redact(value, said=_said(path))
     if isinstance(value, dict):
-        return {redact(k): redacted(v) for k, v in value.items()}
+        return {redact(k): redacted(v, f"{path}.{k}" if path else str(k), found) for k, v in value.items()}
     if isinstance(value, list):
-        return [redacted(v) for v in value]
+        return [redacted(v, f"{path}.{i}", found) for i, v in enumerate(value)]
     return value
 
 
@@ -108,7 +100,7 @@ def redact_raw(raw: str) -> str:
         cleaned = redacted(decoded)
         return raw if cleaned == decoded else json.dumps(cleaned, ensure_ascii=False, separators=(",", ":"))
     except (ValueError, RecursionError):
-        return redact(raw, find_secrets(_ESCAPE.sub("  ", raw)))
+        return redact(raw, find_secrets(_ESCAPE.sub("  ", raw), said=True))
 
 
 def screen(event: EventCreate, *, redact_secrets: bool = False) -> EventCreate:
@@ -128,7 +120,7 @@ def screen(event: EventCreate, *, redact_secrets: bool = False) -> EventCreate:
         raise SecretInEvent(path, SecretError(findings))
     try:
         return EventCreate.model_validate(
-            _redacted_at(event.model_dump(mode="json", exclude_none=True), "", dict(found))
+            redacted(event.model_dump(mode="json", exclude_none=True), found=dict(found))
         )
     except ValidationError as exc:
         field, problem = first_problem(exc)

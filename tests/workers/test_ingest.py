@@ -245,6 +245,8 @@ def test_no_dead_letter_keeps_a_secret_and_each_can_still_be_replayed(
         "not-json": f'{{"event": "deploy token:\\n{TOKEN}"',
         # The cause names the unknown field: the token.
         "secret-field": envelope({"text": "x", "agent": "ci", TOKEN: 1}),
+        # Said in words no rule reads: the model's finding, kept out of the letter too.
+        "said": envelope({"text": "Candado de la bici: 4471", "agent": "wa", "source": "wa:msg:4471"}),
     }
     for event_id, raw in entries.items():
         redis.xadd(keys.stream, {"id": event_id, "event": raw})
@@ -263,7 +265,8 @@ def test_no_dead_letter_keeps_a_secret_and_each_can_still_be_replayed(
         assert TOKEN not in letter.raw and "Zq7#kP2!mW9x" not in letter.raw, letter
         assert TOKEN not in letter.error, letter
         assert "[REDACTED:" in letter.raw, letter
-    for event_id in ("after-newline", "invalid", "quoted", "secret-field", "failed-raw"):
+    assert "bici: 4471" not in letters["said"].raw and "wa:msg:4471" in letters["said"].raw
+    for event_id in ("after-newline", "invalid", "quoted", "secret-field", "failed-raw", "said"):
         json.loads(letters[event_id].raw)  # still JSON: `memhub dlq replay` can put it back
     assert letters["failed-raw"].status is EventState.failed
 
