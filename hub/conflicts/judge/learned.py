@@ -84,10 +84,8 @@ class LearnedJudge:
         if asked:
             texts = [(content(pairs[i][0].text), content(pairs[i][1].text)) for i in asked]
             for i, row in zip(asked, self.model.probabilities(texts), strict=True):
-                out[i] = self._verdict(pairs[i][0], pairs[i][1], float(row[0]), float(row[1]))
-            if self.thresholds.with_rules:
-                for i in asked:
-                    out[i] = self._with_rules(out[i], *pairs[i])
+                verdict = self._verdict(pairs[i][0], pairs[i][1], float(row[0]), float(row[1]))
+                out[i] = self._with_rules(verdict, *pairs[i]) if self.thresholds.with_rules else verdict
             # The same thing said again follows either way round: one that only follows from the other
             # ("Hire Ronit Levi" / "Send Ronit Levi the papers") is news, and folding would lose it.
             same = [i for i in asked if (found := out[i]) is not None and found.verdict is Verdict.same]
@@ -119,9 +117,9 @@ class LearnedJudge:
         return unreadable(unread) if unread is not None else None
 
     def _with_rules(
-        self, found: Judgement | None, a: Statement, b: Statement, similarity: float | None
-    ) -> Judgement | None:
-        if found is None or (found.verdict is Verdict.conflict and not found.inferred):
+        self, found: Judgement, a: Statement, b: Statement, similarity: float | None
+    ) -> Judgement:
+        if found.verdict is Verdict.conflict and not found.inferred:
             return found
         ruled = self.rules.judge(a, b, similarity)
         if ruled.verdict is not Verdict.conflict:
