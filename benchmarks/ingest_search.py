@@ -22,6 +22,18 @@ memories, 9,999 unindexed, dense, limit 40, against exact search: the scope filt
 (34% pass) 5.65 ms p50 and recall@10 0.955 with it, 2.88-3.63 ms and 0.807 without
 (max_selectivity 0.1, or off); the narrowed one (17%) 8.06 ms and 0.938 against 3.31 ms and 0.465.
 Indexed, the same: 0.955 against 0.770. A filter passing 8% gave recall@10 0.24 without, 0.99 with.
+
+Why the embedded store's settings are what they are (moved here from hub/store/edge.py's comments):
+- SEARCH_THREADS 1: at 100k memories (two segments, 9,999 unindexed), each query right after an
+  encode, the two settings alternating, 600 queries a setting: hybrid with the scope filter p95
+  9.95 -> 7.43 ms and 9.28 -> 7.57 ms in two runs, narrowed 10.37 -> 9.10 ms; p50 5.57 -> 5.36,
+  5.54 -> 5.54 and 6.35 -> 6.33 ms. The review's searches cost the same (dense, limit 6: p50 1.69
+  against 1.61 ms).
+- Segments uncapped: grown 10k at a time to 100k, indexed at each step, then searched with 9,999
+  waiting (one run, 200 searches each): uncapped, indexing stops of 2.8 s growing to 20.6 s, search
+  p95 / encode-one 2.16; capped at 30,000 KB (10k memories a segment), 2.7 s each but 10 segments and
+  3.10; at 50,000 KB, up to 10.7 s and 2.59; at 75,000 KB, up to 12.3 s and 2.73. Search latency is
+  the end-to-end bound (2.5); a stop is a worker's, once per 10k memories.
 """
 
 from __future__ import annotations

@@ -18,21 +18,15 @@ from hub.models import Kind, Memory, Nature
 from hub.nature import nature_of
 from hub.store.base import Hit
 
-# Tuned on the dev questions of benchmarks/data/retrieval: for each of the first VERSION_LOOKUP hits,
-# a newer hit at least this close to it (cosine of their MiniLM vectors) that reports a change is
-# taken as its newer version. Without the change report, 0.5 caught every updated fact but also put
-# unrelated news about the same person above the answer (dev MRR 0.80 -> 0.67); with it, 0.77-0.80.
-# 0.4, or a looser match for newer versions naming the same thing in three words, cost 2.4 points of
-# MRR on the whole set (mostly daily-log answers pushed down) to catch one more updated fact.
+# For each of the first VERSION_LOOKUP hits, a newer hit at least this close to it (cosine of their
+# MiniLM vectors) that reports a change is taken as its newer version; tuned on the retrieval set's dev
+# questions (the numbers: benchmarks/retrieval.py).
 VERSION_SIMILARITY = 0.5
 VERSION_LOOKUP = 3
-# Less close than VERSION_SIMILARITY but at least this, a newer hit is a newer version only if it
-# reports a change to the very thing the older one names, of the same subject
-# (`hub.conflicts.judge.change.named_change`): "Netanel cancelled the Holmes Place membership" against
-# "Netanel's Holmes Place Azrieli membership costs 289 shekels" (cosine 0.43). On the retrieval set it
-# caught that one updated fact (32 of 32 newest first) at the same hybrid MRR (0.704 -> 0.708) and
-# moved one other hit (dense) down one place. Read more loosely (any shared word near the cue, not a
-# name of the same subject), it moved dozens of hits and cost 0.9 points of MRR.
+# Less close than that but at least this, a newer hit is a newer version only if it reports a change
+# to the very thing the older one names, of the same subject (`hub.conflicts.judge.change.named_change`):
+# "Netanel cancelled the Holmes Place membership" against "Netanel's Holmes Place Azrieli membership
+# costs 289 shekels" (cosine 0.43).
 NAMED_SIMILARITY = 0.4
 
 

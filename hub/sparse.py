@@ -12,10 +12,8 @@ from hub.writing_systems import for_bm25
 # Changing this, CONTEXT_WEIGHT or `for_bm25` changes the stored document vectors: `memhub reembed`.
 AVERAGE_MEMORY_TOKENS = 32.0
 # A context's words count this much of what the same words count in the memory's own text, so the
-# message that says something outranks the replies that only have it as context. On
-# benchmarks/retrieval's dev questions (one message of context), hybrid MRR 0.703 at 0.3 and at 0.5,
-# against 0.687 with the context indexed as part of the text, at the same recall@10 (0.94); on the
-# chat messages alone, MRR 0.58 at 0.3, 0.57 at 0.5, 0.52 before.
+# message that says something outranks the replies that only have it as context (the numbers:
+# benchmarks/retrieval.py).
 CONTEXT_WEIGHT = 0.3
 
 

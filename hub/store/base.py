@@ -119,9 +119,9 @@ class SearchQuery:
     with_vectors: bool = False
 
 
-# Hybrid fusion, tuned on the dev questions of benchmarks/data/retrieval (`python -m benchmarks.retrieval`):
-# MiniLM is the stronger half on the short memories agents write (recall@10 0.95 against BM25's 0.85),
-# so its ranks weigh twice; k=2 is Qdrant's default and beat 1, 5, 10, 20 and 60 there.
+# Hybrid fusion, tuned on the dev questions of benchmarks/data/retrieval: MiniLM is the stronger half
+# on the short memories agents write, so its ranks weigh twice; k=2 is Qdrant's default (the numbers:
+# benchmarks/retrieval.py).
 RRF_K = 2
 RRF_WEIGHTS = (2.0, 1.0)  # dense, BM25
 # With `recency`, a memory from now scores RECENCY_WEIGHT x |its score| more than a very old one would.

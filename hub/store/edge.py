@@ -49,21 +49,15 @@ SEARCH_PARAMS = qe.SearchParams(acorn=qe.AcornSearchParams(enable=True))
 
 
 # One search thread. A search runs right after the model encodes its query, and the engine's default
-# pool (a thread per core) then competes with the model's threads. At 100k memories (two segments,
-# 9,999 unindexed), each query right after an encode, the two settings alternating, 600 queries a
-# setting: hybrid with the scope filter p95 9.95 -> 7.43 ms and 9.28 -> 7.57 ms in two runs, narrowed
-# 10.37 -> 9.10 ms; p50 5.57 -> 5.36, 5.54 -> 5.54 and 6.35 -> 6.33 ms. The review's searches, one
-# after another, cost the same (dense, limit 6: p50 1.69 against 1.61 ms).
+# pool (a thread per core) then competes with the model's threads (the numbers:
+# benchmarks/ingest_search.py).
 SEARCH_THREADS = 1
 
 
 # Segments as large as the engine makes them (one per ~340k memories on two cores). Capping them
 # (`EdgeOptimizersConfig(max_segment_size=...)`) shortens each indexing stop but adds segments, each
-# searched on its own. Grown 10k at a time to 100k, indexed at each step, then searched with 9,999
-# waiting (one run, 200 searches each): uncapped, stops of 2.8 s growing to 20.6 s, p95 / encode-one
-# 2.16; capped at 30,000 KB (10k memories a segment), 2.7 s each, but 10 segments and 3.10; at
-# 50,000 KB, up to 10.7 s and 2.59; at 75,000 KB, up to 12.3 s and 2.73. Search latency is the
-# end-to-end bound (2.5); a stop is a worker's, once per 10k memories.
+# searched on its own, and search latency is what agents wait for (the numbers:
+# benchmarks/ingest_search.py).
 def shard_config(dimensions: int = DIMENSIONS) -> qe.EdgeConfig:
     return qe.EdgeConfig(
         vectors={DENSE: qe.EdgeVectorParams(size=dimensions, distance=qe.Distance.Cosine)},
