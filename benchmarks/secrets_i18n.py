@@ -14,8 +14,10 @@ before anyone read it (72 of 90 secrets refused, 60 named, no look-alike refused
 misses were then read and fixed by general changes (a keypad's star or hash, codes keyed in after what
 they open, words before a colon, listed codes, banks by name). fresh4 (10 + 10 per language) was
 written blind meanwhile, by a writer asked for more varied phrasing, and measured once after those
-changes: 52 of 90 secrets refused, 51 named, no look-alike refused. It is the blind half now: leave
-its rows unread.
+changes: 52 of 90 secrets refused, 51 named, no look-alike refused. fresh5 (10 + 10 per language)
+was written blind on 2026-12-03, by a writer who opened no file of the repository, and measured once
+on the model and rules of that day: 73 of 90 secrets refused, 70 named, 1 of 90 look-alikes refused.
+fresh4 and fresh5 are the blind halves: leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
@@ -37,9 +39,10 @@ from typing import Any
 
 from benchmarks.common import chat_memories
 from hub.secrets import find_secrets
+from training.secret_detector import BLIND
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secrets_i18n.jsonl"
-SPLITS = ("dev", "test", "fresh", "fresh3", "fresh4")
+SPLITS = ("dev", "test", "fresh", "fresh3", "fresh4", "fresh5")
 
 
 def load(path: Path = DATA) -> list[dict[str, Any]]:
@@ -120,8 +123,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    # Every half has been read: none is blind any more (see above).
-    parser.add_argument("--errors", choices=SPLITS, help="list a half's misses and false refusals")
+    # Listing a blind half's errors would spend it (see above).
+    readable = [split for split in SPLITS if split not in BLIND]
+    parser.add_argument("--errors", choices=readable, help="list a half's misses and false refusals")
     args = parser.parse_args()
     rows = load()
     report(rows)
