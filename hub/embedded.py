@@ -62,6 +62,8 @@ class EmbeddedHub:
             thread.join(timeout)
             if thread.is_alive():
                 log.warning("%s is still in a job after %.0f s; stopping without it", thread.name, timeout)
+        # What the workers stored is acknowledged once durable: made so now, not at the next flush.
+        self.services.store.flush()
 
     def stop(self, *, timeout: float = 30.0) -> None:
         self.stop_workers(timeout=timeout)

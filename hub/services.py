@@ -37,6 +37,9 @@ class Services:
     judge: Judge = field(default_factory=RuleJudge)
     metrics: Metrics = field(default_factory=Metrics)
     closed: bool = field(default=False, init=False)
+    # Stream entries this process stored and acknowledges after the store's next flush: not stale,
+    # however long they have waited (`workers.ingest.take_batch`).
+    unacknowledged: set[bytes] = field(default_factory=set, init=False)
 
     @property
     def keys(self) -> Keys:

@@ -92,6 +92,12 @@ class Settings(BaseSettings):
         ge=0,
         description="Retries, with jittered backoff up to 0.5 s, 1 s, 2 s ... 30 s, of a batch the store refused.",
     )
+    store_flush_seconds: float = Field(
+        1.0,
+        gt=0,
+        description="The embedded store makes its writes durable (fsync) this often; stored events are "
+        "acknowledged on the stream then, and wait there until.",
+    )
     store_index_threshold: int = Field(
         10_000,
         ge=1,

@@ -4,7 +4,10 @@ Each stored batch is then reviewed (reinforcement, conflicts) by a job on the ba
 
 Delivery is at least once (a crashed worker's entries are claimed by another after `claim_idle_ms`)
 and the write is idempotent (the memory id derives from the event id, and a memory already in the
-store is not written again), so every acknowledged event is stored exactly once.
+store is not written again), so every acknowledged event is stored exactly once. A stored event is
+acknowledged once the store has made it durable (`Store.when_durable`): the embedded store's
+periodic flush covers every batch written since the last, and until then the event stays on the
+stream, where Redis keeps it.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from pydantic import ValidationError
@@ -112,7 +116,12 @@ def drain_stream(
             log.info("events wait on the stream: the store is being re-embedded or holds another model")
             return report
         entries, deliveries = take_batch(
-            redis, keys, consumer, size=size, claim_idle_ms=settings.claim_idle_ms
+            redis,
+            keys,
+            consumer,
+            size=size,
+            claim_idle_ms=settings.claim_idle_ms,
+            held=services.unacknowledged,
         )
         if not entries:
             return report
@@ -160,14 +169,22 @@ def ingest_with_backoff(
 
 
 def take_batch(
-    redis: Redis, keys: Keys, consumer: str, *, size: int, claim_idle_ms: int
+    redis: Redis,
+    keys: Keys,
+    consumer: str,
+    *,
+    size: int,
+    claim_idle_ms: int,
+    held: Container[bytes] = frozenset(),
 ) -> tuple[list[Entry], dict[bytes, int]]:
-    """Up to `size` entries: first those a dead or stuck consumer left unacknowledged, then new ones."""
+    """Up to `size` entries: first those a dead or stuck consumer left unacknowledged (but none of
+    `held`, stored here and waiting for the store's flush), then new ones."""
     entries: list[Entry] = []
     deliveries: dict[bytes, int] = {}
-    stale: Any = redis.xpending_range(
+    pending: Any = redis.xpending_range(
         keys.stream, keys.group, min="-", max="+", count=size, idle=claim_idle_ms
     )
+    stale = [p for p in pending if p["message_id"] not in held]
     if stale:
         ids = [p["message_id"] for p in stale]
         deliveries = {p["message_id"]: int(p["times_delivered"]) + 1 for p in stale}
@@ -201,10 +218,11 @@ def release_abandoned(redis: Redis, keys: Keys, *, claim_idle_ms: int) -> int:
 def ingest_batch(
     services: Services, entries: Sequence[Entry], *, deliveries: dict[bytes, int], report: DrainReport
 ) -> None:
-    """Validate, embed, write, then mark, acknowledge and enqueue the review, all for one batch.
+    """Validate, embed, write, then mark and enqueue the review, all for one batch; acknowledge the
+    refused events at once and the stored ones when the store has made them durable.
 
     The review (reinforcement, conflicts) is a job of its own on the background queue, enqueued in
-    the same transaction as the acknowledgement: at a backlog, workers store first and review after.
+    the same transaction as the statuses: at a backlog, workers store first and review after.
     """
     settings, keys = services.settings, services.keys
     started = time.perf_counter()
@@ -286,17 +304,25 @@ def ingest_batch(
         rejected.append("forgotten")
     fresh = [m for m in unique.values() if m.id not in existing and m.id not in gone]
     write_memories(services, fresh)  # an exception leaves the batch unacknowledged, for a retry
-    services.store.flush()  # what is acknowledged below is on disk
     events_by_memory: dict[str, list[str]] = {}
     for a in accepted:
         mark_stored(pipe, keys, a.event_id, a.memory.id)
         pipe.expire(keys.status(a.event_id), settings.status_ttl_seconds)
         events_by_memory.setdefault(a.memory.id, []).append(a.event_id)
     enqueue_review(services.background_queue, events_by_memory, pipeline=pipe)
-    ids = [entry_id for entry_id, _ in entries]
-    pipe.xack(keys.stream, keys.group, *ids)
-    pipe.xdel(keys.stream, *ids)
+    held = {a.entry_id for a in accepted}
+    refused = [entry_id for entry_id, _ in entries if entry_id not in held]
+    if refused:  # their dead letters and statuses are written in this transaction
+        pipe.xack(keys.stream, keys.group, *refused)
+        pipe.xdel(keys.stream, *refused)
     pipe.execute()
+    if held:
+        # A flush holds the interpreter for tens of milliseconds, so batches share the store's next
+        # one rather than each making its own: searches stop for one flush a second, not one a batch.
+        services.unacknowledged.update(held)
+        services.store.when_durable(
+            partial(acknowledge, services.redis, keys, sorted(held), services.unacknowledged)
+        )
     metrics = services.metrics
     metrics.ingest_batch_size.observe(len(entries))
     metrics.events_stored.inc(len(accepted))
@@ -321,6 +347,18 @@ def ingest_batch(
     report.batch_sizes.append(len(entries))
     report.stored += len(fresh)
     report.already_stored += len(accepted) - len(fresh)
+
+
+def acknowledge(redis: Redis, keys: Keys, entry_ids: Sequence[bytes], held: set[bytes]) -> None:
+    """Acknowledge and delete stored events' entries, and stop holding them; ones that fail stay
+    pending, to be claimed again after `claim_idle_ms` and found already stored."""
+    try:
+        pipe = redis.pipeline(transaction=True)
+        pipe.xack(keys.stream, keys.group, *entry_ids)
+        pipe.xdel(keys.stream, *entry_ids)
+        pipe.execute()
+    finally:
+        held.difference_update(entry_ids)
 
 
 def already_written(services: Services, entries: Sequence[Entry], deliveries: dict[bytes, int]) -> set[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -273,7 +273,16 @@ class MemoryStore(Protocol):
         ...
 
     def flush(self) -> None:
-        """Make every write so far durable (the ingest job calls it before acknowledging a batch)."""
+        """Make every write so far durable, then call what `when_durable` was given before it."""
+        ...
+
+    def when_durable(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once every write so far is durable: at once where writes are durable when
+        they return, else after the store's next flush, on the thread that flushes.
+
+        The ingest acknowledges a batch's events this way, so that one flush covers every batch
+        written since the last one instead of each batch waiting for a flush of its own.
+        """
         ...
 
     def unindexed_count(self) -> int:

@@ -94,7 +94,9 @@ def open_generation(settings: Settings, name: str, *, dimensions: int = DIMENSIO
         return ServerStore(
             settings.qdrant_url, api_key=settings.qdrant_api_key, collection=name, dimensions=dimensions
         )
-    return EdgeStore(_store_dir(settings) / name, dimensions=dimensions)
+    return EdgeStore(
+        _store_dir(settings) / name, flush_interval=settings.store_flush_seconds, dimensions=dimensions
+    )
 
 
 def switch_to(settings: Settings, name: str) -> None:

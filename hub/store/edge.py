@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,8 @@ from hub.store.base import (
     to_hit,
     to_payload,
 )
+
+log = logging.getLogger(__name__)
 
 # ACORN keeps filtered HNSW search accurate when a filter passes only a few percent of the points.
 # The engine uses it below a selectivity (0.4 by default), and the visibility filter of an ordinary
@@ -118,6 +121,8 @@ class EdgeStore:
         self._closed = False
         self._dirty = threading.Event()
         self._flush_lock = threading.Lock()
+        self._due: list[Callable[[], None]] = []  # what `when_durable` was given since the last flush
+        self._due_lock = threading.Lock()
         self._stop = threading.Event()
         self._ensure_indexes()
         # Like Redis's `appendfsync everysec`: writes survive a crash of this process at once (the WAL
@@ -145,11 +150,27 @@ class EdgeStore:
         self._dirty.set()
 
     def flush(self) -> None:
-        """Make every write so far durable on disk (fsync); cheap when nothing changed."""
+        """Make every write so far durable on disk (fsync), then call what `when_durable` was given
+        before it; cheap when nothing changed."""
         with self._flush_lock:  # a caller waits for a flush in progress rather than skip past it
+            with self._due_lock:
+                due, self._due = self._due, []
+            # Dirty is cleared only here, under the flush lock: if it is clear, every write before
+            # this point is on disk, by a flush that has returned.
             if self._dirty.is_set():
                 self._dirty.clear()
                 self._shard.flush()
+        for callback in due:
+            try:
+                callback()
+            # One failed callback must not stop the others, nor the flusher thread that runs them.
+            except Exception:
+                log.exception("a callback after the store's flush failed")
+
+    def when_durable(self, callback: Callable[[], None]) -> None:
+        """Call `callback` after the next flush (within `flush_interval`, or at `flush()`)."""
+        with self._due_lock:
+            self._due.append(callback)
 
     def _flush_every(self, interval: float) -> None:
         while not self._stop.wait(interval):
@@ -295,6 +316,7 @@ class EdgeStore:
         self._closed = True
         self._stop.set()
         self._flusher.join()
+        self.flush()
         self._shard.flush()
         self._shard.close()
 

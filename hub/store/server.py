@@ -6,7 +6,7 @@ it is far too slow for a real hub and is used only in tests.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -234,6 +234,9 @@ class ServerStore:
 
     def flush(self) -> None:
         """Writes wait for the server (`wait=True`): they are durable when they return."""
+
+    def when_durable(self, callback: Callable[[], None]) -> None:
+        callback()
 
     def model_identity(self) -> ModelIdentity | None:
         # In the collection's own metadata: it goes wherever the collection's snapshots go.

@@ -49,6 +49,24 @@ def test_a_single_event_on_an_idle_hub_is_embedded_alone(make_services: Callable
     assert services.store.get([status.memory_id])[0].text == "Netanel works until 20:00"
 
 
+def test_stored_events_are_acknowledged_by_the_store_flush_that_makes_them_durable(
+    make_services: Callable[..., Services],
+) -> None:
+    services = make_services(ingest_batch_size=1, store_flush_seconds=3600)
+    keys, redis = services.keys, services.redis
+    ids = [publisher(services).publish(f"Fact number {i} about the garden") for i in range(3)]
+
+    report = drain_stream(services, consumer="test")
+
+    assert report.batch_sizes == [1, 1, 1]
+    assert statuses(services, ids) == [EventState.stored] * 3  # searchable at once
+    # Until the store's flush they stay on the stream, taken: a crash now redelivers them, and the
+    # drain that takes them again finds them stored.
+    assert redis.xpending(keys.stream, keys.group)["pending"] == 3
+    services.store.flush()  # one flush for the three batches
+    assert redis.xlen(keys.stream) == 0
+
+
 def test_rq_worker_runs_the_drain_job(make_services: Callable[..., Services]) -> None:
     services = make_services()
     ids = [publisher(services).publish(f"fact {i}") for i in range(3)]
@@ -59,7 +77,7 @@ def test_rq_worker_runs_the_drain_job(make_services: Callable[..., Services]) ->
 def test_malformed_entries_are_dead_lettered_and_others_stored(
     make_services: Callable[..., Services],
 ) -> None:
-    services = make_services()
+    services = make_services(store_flush_seconds=3600)
     keys, redis = services.keys, services.redis
     good_before = publisher(services).publish("Dana likes green tea")
     redis.xadd(keys.stream, {"id": "bad-json", "event": "{not json"})
@@ -81,6 +99,8 @@ def test_malformed_entries_are_dead_lettered_and_others_stored(
     assert "not valid JSON" in letters["bad-json"].error
     rejected = read_status(redis, keys, "bad-field")
     assert rejected is not None and rejected.status is EventState.rejected and rejected.error
+    assert redis.xlen(keys.stream) == 2  # the refused are acknowledged at once, the stored once durable
+    services.store.flush()
     assert redis.xlen(keys.stream) == 0
 
 
@@ -224,6 +244,7 @@ def test_an_entry_the_parser_chokes_on_is_rejected_alone_with_its_cause(
     rejected = read_status(redis, keys, "bad")
     assert rejected is not None and rejected.status is EventState.rejected
     assert (rejected.error or "").startswith(cause)
+    services.store.flush()
     assert services.store.count() == 1 and redis.xlen(keys.stream) == 0
 
 
@@ -357,6 +378,7 @@ def test_an_event_written_by_tries_whose_acknowledgement_failed_is_stored_not_de
     assert status is not None and status.status is EventState.stored
     assert status.memory_id == memory_id_for(event_id)
     assert services.store.count() == 1 and list_dead_letters(redis, services.keys) == []
+    services.store.flush()
     assert redis.xlen(services.keys.stream) == 0  # acknowledged and gone
 
 
