@@ -192,3 +192,24 @@ def wait_for_events(
                 print(f"  waiting: {len(ids) - len(pending)} of {len(ids)} done", flush=True)
             time.sleep(poll)
     return refused
+
+
+def wait_until_idle(url: str, *, quiet: float = 3.0, timeout: float = 3_600) -> float:
+    """Block until the hub's background queue (reviews, promotion scoring) has stayed empty for
+    `quiet` seconds, read from its /metrics as an operator would; returns the seconds waited."""
+    started = time.monotonic()
+    empty_since: float | None = None
+    while time.monotonic() - started < timeout:
+        text = httpx.get(f"{url}/metrics", timeout=10).text
+        backlog = next(
+            float(line.split()[-1]) for line in text.splitlines() if line.startswith("memhub_review_backlog ")
+        )
+        now = time.monotonic()
+        if backlog:
+            empty_since = None
+        elif empty_since is None:
+            empty_since = now
+        elif now - empty_since >= quiet:
+            return now - started
+        time.sleep(0.5)
+    raise SystemExit(f"the background queue was not empty for {quiet} s within {timeout} s")

@@ -9,7 +9,8 @@
 3. Publish to searchable at a backlog: all memories (10 projects, 10 agents) published at once, 500
    to a request; the time until every one is stored (searchable), and until every one is reviewed,
    as memories per second against the raw batched encode.
-4. Search on the settled hub: scope-filtered searches (a project each), p50 and p95 over HTTP,
+4. Search on the settled hub, once its background queue (reviews, promotion scoring) has stayed
+   empty for a few seconds: scope-filtered searches (a project each), p50 and p95 over HTTP,
    against one query encode.
 5. The same searches while four agents publish 20 events a second in all, one event to a request.
 6. Publish to searchable on an idle hub: one event, then its status until stored, p50 and p95.
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.common import benchmark_parser, chat_memories, start_hub, wait_for_events
+from benchmarks.common import benchmark_parser, chat_memories, start_hub, wait_for_events, wait_until_idle
 from hub.embedding import Embedder
 from hub.settings import get_settings
 from memhub_client import Memhub
@@ -123,8 +124,10 @@ def main() -> None:
                 stored = time.monotonic() - started
                 wait_for_events(hub, ids)
                 reviewed = time.monotonic() - started
+                idle_after = wait_until_idle(url)
                 print(
-                    f"published {len(ids)} memories; stored in {stored:.1f} s, reviewed in {reviewed:.1f} s"
+                    f"published {len(ids)} memories; stored in {stored:.1f} s, reviewed in {reviewed:.1f} s,"
+                    f" background work done {idle_after:.1f} s later"
                 )
 
                 after = raw_figures(embedder, memories)
