@@ -6,8 +6,8 @@ with the characters around it: character n-grams of what comes before and after,
 "código", "Kennwort", "пароль" or "קוד" in any inflection, and the value's shape, hashed into a fixed
 number of columns (numpy only at run time). A multinomial logistic regression over those, trained by
 `training/secret_detector.py` on the project's labelled sentences (`tests/data/secrets_i18n.jsonl`,
-all but its blind half) and on real chat messages as look-alikes, says which kind of secret a token
-is, or none. `hub.secrets.find_secrets(text, said=True)` asks it only where no rule found anything,
+all but its blind halves, and `training/data/secrets_train.jsonl`) and on real chat messages as
+look-alikes, says which kind of secret a token is, or none. `hub.secrets.find_secrets(text, said=True)` asks it only where no rule found anything,
 and only of what a person said or wrote (a memory's text, its context, a note).
 """
 
@@ -92,6 +92,18 @@ def _word_around(text: str, start: int, end: int) -> str:
     return text[left:right]
 
 
+def readable(text: str) -> list[tuple[int, int, str]]:
+    """The values the model reads in text: (start, end, value), at most `MAX_VALUES`."""
+    # A secret said in words has words before it that name it (an id or a bare number has none);
+    # what a redaction left of a word is the rest of a secret already replaced, never one.
+    return [
+        (start, end, value)
+        for start, end, value in candidates(text)
+        if _LETTER.search(text, max(0, start - LEFT), start)
+        and REDACTED not in _word_around(text, start, end)
+    ][:MAX_VALUES]
+
+
 @dataclass(frozen=True)
 class StatedSecretModel:
     coef: np.ndarray  # (kinds, features)
@@ -119,14 +131,7 @@ class StatedSecretModel:
 
     def find(self, text: str) -> list[tuple[int, int, str]]:
         """(start, end, kind) of each value the model reads as a secret."""
-        # A secret said in words has words before it that name it (an id or a bare number has none);
-        # what a redaction left of a word is the rest of a secret already replaced, never one.
-        found = [
-            (start, end, value)
-            for start, end, value in candidates(text)
-            if _LETTER.search(text, max(0, start - LEFT), start)
-            and REDACTED not in _word_around(text, start, end)
-        ][:MAX_VALUES]
+        found = readable(text)
         if not found:
             return []
         rows = self.probabilities([(text, start, end, value) for start, end, value in found])

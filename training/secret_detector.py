@@ -1,15 +1,23 @@
 """Train the model that reads secrets said in words (`hub/stated_secrets.py`).
 
-    python -m training.secret_detector      # writes hub/secret_model/ (weights.npz, config.json)
+    python -m training.secret_detector        # writes hub/secret_model/ (weights.npz, config.json)
+    python -m training.secret_detector --cv   # held-out refusals per threshold; writes nothing
 
 Data, each value-shaped token of a sentence one example (`hub.stated_secrets.candidates`):
 - `tests/data/secrets_i18n.jsonl`, every split but the blind ones (`BLIND`): the secret's value is an
   example of its kind, every other token of any sentence is `none`;
+- `training/data/secrets_train.jsonl`, secrets and look-alikes in the nine languages from nine
+  writers (`writer`: terse, relay, clerk, ...), the same way;
 - `tests/data/secrets_corpus.jsonl`, the English secrets and look-alikes, the same way;
 - real chat as look-alikes: the messages of REALTALK's odd-numbered conversations
   (`../shared/data/realtalk/`, read, not copied); the even ones measure false refusals.
 A multinomial logistic regression (scikit-learn, lbfgs, needed here only: the hub reads the weights
 with numpy), secrets weighted 3 to 1 against `none`.
+
+`--cv` holds out each writer of the training sentences and each split of the labelled set in turn,
+trains on the rest, and prints per threshold how many held-out secrets the model refuses (and names
+with their kind), how many held-out look-alikes it refuses, and how many messages of REALTALK's even
+conversations any of those models refuses: the measure `THRESHOLD` is chosen on.
 """
 
 from __future__ import annotations
@@ -19,56 +27,161 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from hub.stated_secrets import FOLDER, NONE, WIDTH, candidates, features
+from hub.stated_secrets import FOLDER, NONE, THRESHOLD, WIDTH, candidates, features, readable
 
 REPO = Path(__file__).resolve().parent.parent
 LABELLED = REPO / "tests" / "data" / "secrets_i18n.jsonl"
+TRAIN = REPO / "training" / "data" / "secrets_train.jsonl"
 CORPUS = REPO / "tests" / "data" / "secrets_corpus.jsonl"
 BLIND = frozenset({"fresh4", "fresh5"})
 # The kinds people say in words; keys and tokens with a provider's shape are the rules' alone.
 STATED = frozenset(
     {"pin", "password", "passphrase", "access_code", "card_security_code", "bank_login", "recovery_codes"}
 )
+THRESHOLDS = tuple(round(0.5 + 0.05 * i, 2) for i in range(10))
 
 Sentence = tuple[str, str | None, str | None]  # text, the secret's value, its kind
+Item = tuple[str, int, int, str]  # text, start, end, value
 
 
 def _rows(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def sentences() -> list[Sentence]:
+def _sentence(row: dict[str, object]) -> Sentence:
+    secret = row["label"] == "secret"
+    return str(row["text"]), str(row["value"]) if secret else None, str(row["kind"]) if secret else None
+
+
+def grouped() -> list[tuple[str, Sentence]]:
+    """Every training sentence with its group: a split of the labelled set, a writer of the training
+    sentences ("writer:terse"), "corpus" or "realtalk"."""
     from benchmarks.realtalk import conversation_files, load
 
-    out: list[Sentence] = []
-    for row in _rows(LABELLED):
-        if row["split"] in BLIND:
-            continue
-        secret = row["label"] == "secret"
-        out.append(
-            (str(row["text"]), str(row["value"]) if secret else None, str(row["kind"]) if secret else None)
-        )
+    out: list[tuple[str, Sentence]] = []
+    out += [(str(row["split"]), _sentence(row)) for row in _rows(LABELLED) if row["split"] not in BLIND]
+    out += [(f"writer:{row['writer']}", _sentence(row)) for row in _rows(TRAIN)]
     for row in _rows(CORPUS):
         value, kind = row.get("value"), row.get("kind")
         if kind and kind not in STATED:
             continue
-        out.append((str(row["text"]), str(value) if value else None, str(kind) if kind else None))
+        out.append(("corpus", (str(row["text"]), str(value) if value else None, str(kind) if kind else None)))
     for path in conversation_files()[0::2]:
-        out += [(message.text, None, None) for message in load(path).messages]
+        out += [("realtalk", (message.text, None, None)) for message in load(path).messages]
     return out
 
 
-def examples(data: Sequence[Sentence]) -> tuple[list[tuple[str, int, int, str]], list[str]]:
+def sentences() -> list[Sentence]:
+    return [sentence for _, sentence in grouped()]
+
+
+def _is_secret(token: str, value: str | None, kind: str | None) -> bool:
+    return value is not None and kind is not None and (token in value or value in token)
+
+
+def examples(data: Sequence[Sentence]) -> tuple[list[Item], list[str]]:
     items, labels = [], []
     for text, value, kind in data:
         for start, end, token in candidates(text):
-            secret = value is not None and kind is not None and (token in value or value in token)
             items.append((text, start, end, token))
-            labels.append(kind if secret and kind else NONE)
+            labels.append(kind if kind and _is_secret(token, value, kind) else NONE)
     return items, labels
+
+
+def _matrix(items: Sequence[Item]) -> Any:  # a scipy CSR matrix: scipy has no types
+    from scipy.sparse import csr_matrix
+
+    rows = [features(*item) for item in items]
+    return csr_matrix(
+        (
+            np.fromiter((v for row in rows for v in row.values()), dtype=np.float64),
+            np.fromiter((c for row in rows for c in row), dtype=np.int64),
+            np.cumsum([0] + [len(row) for row in rows]),
+        ),
+        shape=(len(rows), WIDTH),
+    )
+
+
+def _fit(matrix: Any, labels: Sequence[str] | np.ndarray) -> Any:
+    from sklearn.linear_model import LogisticRegression
+
+    weights = {kind: 1.0 if kind == NONE else 3.0 for kind in set(labels)}
+    return LogisticRegression(C=4.0, max_iter=300, class_weight=weights).fit(matrix, labels)
+
+
+def _read(data: Sequence[Sentence]) -> tuple[list[Item], list[int], list[bool]]:
+    """The tokens the hub's model reads in each sentence (`readable`): items, the sentence of each, and
+    whether each is (part of) the sentence's secret."""
+    items, owner, secret = [], [], []
+    for index, (text, value, kind) in enumerate(data):
+        for start, end, token in readable(text):
+            items.append((text, start, end, token))
+            owner.append(index)
+            secret.append(_is_secret(token, value, kind))
+    return items, owner, secret
+
+
+def cross_validate() -> None:
+    from benchmarks.realtalk import conversation_files, load
+
+    data = grouped()
+    train_items: list[Item] = []
+    train_labels: list[str] = []
+    train_group: list[str] = []
+    for group, sentence in data:
+        items, kinds = examples([sentence])
+        train_items += items
+        train_labels += kinds
+        train_group += [group] * len(items)
+    matrix, labels, groups = _matrix(train_items), np.array(train_labels), np.array(train_group)
+    held = [g for g in dict.fromkeys(group for group, _ in data) if g not in {"corpus", "realtalk"}]
+    chat = [message.text for path in conversation_files()[1::2] for message in load(path).messages]
+    chat_items, chat_of, _ = _read([(text, None, None) for text in chat])
+    chat_matrix, chat_owner = _matrix(chat_items), np.array(chat_of, dtype=np.int64)
+    print(f"{len(train_items)} tokens; held out in turn: {', '.join(held)}; {len(chat)} REALTALK messages")
+    # Per held-out sentence: its best secret score, and the best score of its secret named with its kind.
+    score: list[float] = []
+    named: list[float] = []
+    is_secret: list[bool] = []
+    chat_score = np.zeros((len(held), len(chat)))
+    for fold, group in enumerate(held):
+        model = _fit(matrix[groups != group], labels[groups != group])
+        none = list(model.classes_).index(NONE)
+        out = [sentence for g, sentence in data if g == group]
+        items, owner, secret = _read(out)
+        best, kind_best = np.zeros(len(out)), np.zeros(len(out))
+        if items:
+            probs = model.predict_proba(_matrix(items))
+            for index, hit, row in zip(owner, secret, probs, strict=True):
+                p = 1.0 - row[none]
+                best[index] = max(best[index], p)
+                row = row.copy()
+                row[none] = -1.0
+                if hit and model.classes_[int(row.argmax())] == out[index][2]:
+                    kind_best[index] = max(kind_best[index], p)
+        np.maximum.at(chat_score[fold], chat_owner, 1.0 - model.predict_proba(chat_matrix)[:, none])
+        score += list(best)
+        named += list(kind_best)
+        kept = np.array([sentence[1] is not None for sentence in out], dtype=bool)
+        is_secret += list(kept)
+        print(
+            f"  {group:16} at {THRESHOLD}: secrets {np.sum(best[kept] >= THRESHOLD)}/{kept.sum()},"
+            f" look-alikes {np.sum(best[~kept] >= THRESHOLD)}/{(~kept).sum()}",
+            flush=True,
+        )
+    scores, names, secrets = np.array(score), np.array(named), np.array(is_secret)
+    chat_any = chat_score.max(axis=0)
+    print("\nthreshold  secrets refused (named)   look-alikes refused   REALTALK messages refused")
+    for t in THRESHOLDS:
+        print(
+            f"  {t:.2f}     {np.sum(scores[secrets] >= t):4}/{secrets.sum()} ({np.sum(names[secrets] >= t):4})"
+            f"        {np.sum(scores[~secrets] >= t):3}/{(~secrets).sum()}"
+            f"              {np.sum(chat_any >= t)}/{len(chat)}"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -76,25 +189,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--out", type=Path, default=FOLDER)
+    parser.add_argument("--cv", action="store_true", help="print held-out refusals per threshold")
     args = parser.parse_args(argv)
-    from scipy.sparse import csr_matrix
-    from sklearn.linear_model import LogisticRegression
-
+    if args.cv:
+        cross_validate()
+        return
     items, labels = examples(sentences())
     print(f"{len(items)} tokens: {dict(Counter(labels))}")
-    kinds = sorted(set(labels))
-    weights = {kind: 1.0 if kind == NONE else 3.0 for kind in kinds}
-    model = LogisticRegression(C=4.0, max_iter=300, class_weight=weights)
-    rows = [features(*item) for item in items]
-    matrix = csr_matrix(
-        (
-            [v for row in rows for v in row.values()],
-            [c for row in rows for c in row],
-            np.cumsum([0] + [len(row) for row in rows]),
-        ),
-        shape=(len(rows), WIDTH),
-    )
-    model.fit(matrix, labels)
+    model = _fit(_matrix(items), labels)
     args.out.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(
         args.out / "weights.npz",
