@@ -2,13 +2,14 @@
 
 The rules of `hub.secrets` read a secret where a language's table names it ("el PIN es 7733"); people
 say them many more ways. This model reads every value-shaped token (digits, or letters with a symbol)
-with the characters around it: character n-grams of what comes before and after, which carry
-"código", "Kennwort", "пароль" or "קוד" in any inflection, and the value's shape, hashed into a fixed
-number of columns (numpy only at run time). A multinomial logistic regression over those, trained by
-`training/secret_detector.py` on the project's labelled sentences (`tests/data/secrets_i18n.jsonl`,
-all but its blind halves, and `training/data/secrets_train.jsonl`) and on real chat messages as
-look-alikes, says which kind of secret a token is, or none. `hub.secrets.find_secrets(text, said=True)` asks it only where no rule found anything,
-and only of what a person said or wrote (a memory's text, its context, a note).
+with the characters around it: character n-grams of what comes before and after, which carry "código",
+"Kennwort", "пароль" or "קוד" in any inflection, those of the few words just before it again on their
+own, and the value's shape and length, hashed into a fixed number of columns (numpy only at run time). A
+multinomial logistic regression over those, trained by `training/secret_detector.py` on the project's
+labelled sentences (`tests/data/secrets_i18n.jsonl`, all but its blind halves, and
+`training/data/secrets_train.jsonl`) and on real chat messages as look-alikes, says which kind of secret
+a token is, or none. `hub.secrets.find_secrets(text, said=True)` asks it only where no rule found
+anything, and only of what a person said or wrote (a memory's text, its context, a note).
 """
 
 from __future__ import annotations
@@ -56,11 +57,16 @@ def shape(value: str) -> str:
     return "^" + re.sub(r"(.)\1+", r"\1\1", marked) + "$"
 
 
+NEAR = 20  # characters just before a value, read again on their own: the words that name it
 # Each part of a row hashed into its own range of columns: (offset, bits, n-gram sizes, weight).
 _LEFT = (0, 16, (2, 5), 1.0)
 _RIGHT = (2**16, 14, (2, 4), 0.5)
 _SHAPE = (2**16 + 2**14, 12, (1, 3), 1.0)
-WIDTH = 2**16 + 2**14 + 2**12
+_NEAR = (2**16 + 2**14 + 2**12, 14, (2, 4), 1.0)
+_LENGTH = _NEAR[0] + 2**14  # one column per length bucket (`_LENGTHS`)
+# Upper bounds of the value's length buckets: a PIN's 4, a code's 3 to 8, a password's 8 and more.
+_LENGTHS = (3, 4, 5, 6, 8, 10, 12, 16, 24, 64)
+WIDTH = _LENGTH + len(_LENGTHS)
 
 
 def _hashed(text: str, part: tuple[int, int, tuple[int, int], float], row: dict[int, float]) -> None:
@@ -77,11 +83,14 @@ def _hashed(text: str, part: tuple[int, int, tuple[int, int], float], row: dict[
 
 
 def features(text: str, start: int, end: int, value: str) -> dict[int, float]:
-    """One sparse row: what comes before the value, what comes after, and the value's shape."""
+    """One sparse row: what comes before the value (and just before it), what comes after, and the
+    value's shape and length."""
     row: dict[int, float] = {}
     _hashed(text[max(0, start - LEFT) : start].casefold(), _LEFT, row)
     _hashed(text[end : end + RIGHT].casefold(), _RIGHT, row)
     _hashed(shape(value), _SHAPE, row)
+    _hashed(text[max(0, start - NEAR) : start].casefold(), _NEAR, row)
+    row[_LENGTH + next(i for i, top in enumerate(_LENGTHS) if len(value) <= top)] = 1.0
     return row
 
 
