@@ -17,6 +17,9 @@ written blind meanwhile, by a writer asked for more varied phrasing, and measure
 changes: 52 of 90 secrets refused, 51 named, no look-alike refused. fresh5 (10 + 10 per language)
 was written blind on 2026-12-03, by a writer who opened no file of the repository, and measured once
 on the model and rules of that day: 73 of 90 secrets refused, 70 named, 1 of 90 look-alikes refused.
+Both were measured once more when the model learned from nine writers' training sentences, with
+features for the words just before a value and its length, at a threshold chosen by cross-validation
+(fresh4: 67 refused, 66 named, no look-alike refused; fresh5: 72 refused, 70 named, none refused).
 fresh4 and fresh5 are the blind halves: leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
