@@ -18,6 +18,7 @@ import json
 import math
 import re
 import zlib
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -90,7 +91,7 @@ def features(text: str, start: int, end: int, value: str) -> dict[int, float]:
     _hashed(text[end : end + RIGHT].casefold(), _RIGHT, row)
     _hashed(shape(value), _SHAPE, row)
     _hashed(text[max(0, start - NEAR) : start].casefold(), _NEAR, row)
-    row[_LENGTH + next(i for i, top in enumerate(_LENGTHS) if len(value) <= top)] = 1.0
+    row[_LENGTH + min(bisect_left(_LENGTHS, len(value)), len(_LENGTHS) - 1)] = 1.0
     return row
 
 

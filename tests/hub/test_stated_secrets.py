@@ -52,6 +52,14 @@ def test_plain_words_are_never_read_as_values() -> None:
     assert [v for _, _, v in stated_secrets.candidates("code: 4471, pass: Sonne99!")] == ["4471", "Sonne99"]
 
 
+def test_a_value_of_the_longest_shape_is_read_like_any_other() -> None:
+    # A marked value ("#" and 64 characters) is one longer than the longest length bucket.
+    text = "the ticket is #" + "a1" * 32 + " for tomorrow"
+    [(_, _, value)] = stated_secrets.candidates(text)
+    assert len(value) == 65
+    stated_secrets.model().find(text)  # read, whatever it says, without failing
+
+
 def test_features_hash_the_same_in_every_process() -> None:
     # crc32, not Python's salted hash(): the shipped weights index these columns.
     here = stated_secrets.features("el código es 1234", 13, 17, "1234")
