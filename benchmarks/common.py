@@ -213,3 +213,9 @@ def wait_until_idle(url: str, *, quiet: float = 3.0, timeout: float = 3_600) -> 
             return now - started
         time.sleep(0.5)
     raise SystemExit(f"the background queue was not empty for {quiet} s within {timeout} s")
+
+
+def memory_mib(pid: int) -> tuple[float, float]:
+    """(resident now, resident at its peak) of a process, in MiB."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024

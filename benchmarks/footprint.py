@@ -23,7 +23,7 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.common import benchmark_parser, benchmark_redis
+from benchmarks.common import benchmark_parser, benchmark_redis, memory_mib
 from hub.keys import Keys
 from hub.queue import jobs_pending, make_queue
 from hub.redis_publisher import RedisPublisher, build_event
@@ -31,12 +31,6 @@ from hub.settings import Settings
 from memhub_client import Memhub
 
 MIB = 1024 * 1024
-
-
-def memory_mib(pid: int) -> tuple[float, float]:
-    """(resident now, resident at its peak) of a process, in MiB."""
-    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
-    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
 def start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:

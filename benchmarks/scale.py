@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-import statistics
+import os
 import tempfile
 import time
 from datetime import UTC, datetime
@@ -22,8 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.common import benchmark_parser, chat_memories, start_hub
-from benchmarks.http_path import PROJECTS, QUESTIONS, percentile, searches
+from benchmarks.common import benchmark_parser, chat_memories, memory_mib, start_hub
+from benchmarks.http_path import PROJECTS, percentile, raw_figures, searches
 from hub.embedding import Embedder
 from hub.models import EventCreate, Memory, Scope
 from hub.settings import Settings, get_settings
@@ -34,13 +34,6 @@ from memhub_client import Memhub
 
 DISTINCT = 4_000
 CHUNK = 10_000
-
-
-def resident_mib(pid: int | str = "self") -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def points(
@@ -85,23 +78,18 @@ def main() -> None:
                 print(f"  filled {at + CHUNK:,} in {time.monotonic() - started:.0f} s", flush=True)
         store.flush()
         filled = time.monotonic() - started
-        filled_rss = resident_mib()
+        filled_rss = memory_mib(os.getpid())[0]
         print(
             f"filled {store.count():,} memories in {filled:.0f} s; resident {filled_rss:,.0f} MiB", flush=True
         )
         started = time.monotonic()
         store.optimize()
         indexed = time.monotonic() - started
-        indexed_rss = resident_mib()
+        indexed_rss = memory_mib(os.getpid())[0]
         print(f"indexed in {indexed:.0f} s; resident {indexed_rss:,.0f} MiB", flush=True)
         store.close()
 
-        one = []
-        for i in range(200):
-            begun = time.perf_counter()
-            embedder.encode_one(QUESTIONS[i % len(QUESTIONS)])
-            one.append(time.perf_counter() - begun)
-        encode_one = statistics.median(one)
+        encode_one = raw_figures(embedder, texts[:500])[1]
 
         started = time.monotonic()
         process, url = start_hub(data_dir)
@@ -110,7 +98,7 @@ def main() -> None:
             with Memhub(url, agent="agent-0", timeout=120.0) as hub:
                 searches(hub, 20)  # the API's first requests load what they need
                 took = searches(hub, args.searches)
-            hub_rss = resident_mib(process.pid)
+            hub_rss = memory_mib(process.pid)[0]
         finally:
             process.terminate()
             process.wait(120)
