@@ -317,7 +317,6 @@ class EdgeStore:
         self._stop.set()
         self._flusher.join()
         self.flush()
-        self._shard.flush()
         self._shard.close()
 
 
