@@ -3,12 +3,14 @@
     python -m training.pair_judge                  # both stages, writes hub/conflicts/judge/pairmodel/
     python -m training.pair_judge --stage public   # stage 1 only, to a checkpoint folder
     python -m training.pair_judge --stage project  # stage 2 from the stage 1 checkpoint
+    python -m training.pair_judge --device cuda    # the same recipe on a GPU (minutes, not hours)
 
 The recipe (see hub/conflicts/judge/pairmodel/MODEL_CARD.md for the data's licenses and the numbers):
 - stage 1, what contradiction is in general: the public pairs in ../shared/data/nli (SNLI dev and
   test, MultiNLI dev matched, counterfactual SNLI train, Breaking NLI, the Dialogue NLI sample's train
-  file), 6,000 pairs a source, one pass. MultiNLI dev mismatched is never trained on: it is the
-  general-domain measure.
+  file), each source capped (`PUBLIC`), `--public-epochs` passes. MultiNLI dev mismatched is never
+  trained on: it is the general-domain measure. `--validate N` holds N MultiNLI matched pairs out of
+  training and reports on them after each stage: the measure to choose a recipe by.
 - stage 2, the owner's domain: the project's labelled personal-assistant pairs (conflict_pairs,
   update_pairs, update_pairs_fresh, the dev halves of judge_pairs_a/b, and train_pairs_c/d/e, written
   for training by helpers who saw no code and no test pair), with public pairs replayed
@@ -30,6 +32,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "nli"
@@ -43,6 +46,9 @@ SEED = 13
 # the same person read as a contradiction there, which is what the judge must not learn for memories.
 # MultiNLI (many genres) and Dialogue NLI (persona facts, most of them compatible) are taken whole.
 PUBLIC = {"snli": 4000, "mnli_matched": 10000, "cad": 4000, "breaking": 4000, "dnli": 9000}
+# Every public pair: for a recipe with several passes, where the photo captions are a smaller share of
+# what is seen than MultiNLI's genres would be worth repeating for.
+ALL_PUBLIC = {"snli": 20000, "mnli_matched": 10000, "cad": 9000, "breaking": 9000, "dnli": 9000}
 MAX_TOKENS = 80
 
 Pair = tuple[str, str, int]
@@ -132,6 +138,8 @@ def train(
     lr: float,
     batch: int = 32,
     seed: int = SEED,
+    device: str = "cpu",
+    validation: Sequence[Pair] = (),
 ) -> None:
     import torch
     from transformers import (
@@ -150,6 +158,7 @@ def train(
         label2id={label: i for i, label in enumerate(LABELS)},
     )
     model.bert.embeddings.word_embeddings.weight.requires_grad_(False)
+    model.to(device)
     steps = int(len(pairs) * epochs / batch)
     trainable = [p for p in model.parameters() if p.requires_grad]
     optimiser = torch.optim.AdamW(trainable, lr=lr, weight_decay=0.01)
@@ -166,8 +175,8 @@ def train(
                 padding=True,
                 return_tensors="pt",
             )
-            labels = torch.tensor([label for _, _, label in chunk])
-            loss = model(**enc, labels=labels).loss
+            labels = torch.tensor([label for _, _, label in chunk], device=device)
+            loss = model(**enc.to(device), labels=labels).loss
             loss.backward()
             torch.nn.utils.clip_grad_norm_(trainable, 1.0)
             optimiser.step()
@@ -180,33 +189,71 @@ def train(
                 loss_sum = 0.0
             if done >= steps:
                 break
+    if validation:
+        print(f"held out ({len(validation)} pairs): {validate(model, tokenizer, validation, device)}")
     out.mkdir(parents=True, exist_ok=True)
+    model.to("cpu")
     model.save_pretrained(str(out))
     tokenizer.save_pretrained(str(out))
 
 
-def stage_public(caps: dict[str, int], seed: int = SEED) -> list[Pair]:
-    """Stage 1's pairs: every public source, each capped at its number of pairs."""
+def validate(model: Any, tokenizer: Any, pairs: Sequence[Pair], device: str) -> str:
+    """Accuracy and contradiction-against-the-rest F1 on held-out pairs."""
+    import torch
+
+    model.eval()
+    predicted: list[int] = []
+    with torch.inference_mode():
+        for start in range(0, len(pairs), 128):
+            chunk = pairs[start : start + 128]
+            enc = tokenizer(
+                [a for a, _, _ in chunk],
+                [b for _, b, _ in chunk],
+                truncation=True,
+                max_length=MAX_TOKENS,
+                padding=True,
+                return_tensors="pt",
+            ).to(device)
+            predicted += model(**enc).logits.argmax(dim=-1).tolist()
+    model.train()
+    gold = [label for _, _, label in pairs]
+    hits = sum(p == g for p, g in zip(predicted, gold, strict=True))
+    tp = sum(p == g == 0 for p, g in zip(predicted, gold, strict=True))
+    found, real = predicted.count(0), gold.count(0)
+    f1 = 2 * tp / max(found + real, 1)
+    return f"accuracy {hits / len(pairs):.3f}  contradiction F1 {f1:.3f}"
+
+
+def stage_public(
+    caps: dict[str, int], *, shared: Path = SHARED, held_out: int = 0, seed: int = SEED
+) -> tuple[list[Pair], list[Pair]]:
+    """Stage 1's pairs (every public source, each capped at its number of pairs), and the MultiNLI
+    matched pairs held out of them to validate on."""
     rng = random.Random(seed)
     pairs: list[Pair] = []
-    for name, rows in sorted(public_pairs().items()):
+    validation: list[Pair] = []
+    for name, rows in sorted(public_pairs(shared).items()):
         rows = list(rows)
         rng.shuffle(rows)
+        if name == "mnli_matched" and held_out:
+            validation, rows = rows[:held_out], rows[held_out:]
         rows = rows[: caps[name]]
         print(f"{name}: {len(rows)} pairs {dict(Counter(LABELS[r[2]] for r in rows))}")
         pairs += rows
-    return pairs
+    return pairs, validation
 
 
-def stage_project(replay: int) -> list[Pair]:
-    """Stage 2's pairs: the project's, both ways where symmetric, plus public replay."""
+def stage_project(replay: int, *, shared: Path = SHARED, exclude: Sequence[Pair] = ()) -> list[Pair]:
+    """Stage 2's pairs: the project's, both ways where symmetric, plus public replay (never a
+    held-out pair)."""
     own = project_pairs()
     rng = random.Random(SEED + 1)
     # A statement says what it says: without these, word-for-word repeats read as contradictions.
     texts = sorted({t for a, b, _ in own for t in (a, b)})
     itself = [(t, t, 1) for t in rng.sample(texts, len(texts) // 4)]
     own = [*own, *_swapped(own), *itself]
-    public = [p for rows in public_pairs().values() for p in rows]
+    held_out = set(exclude)
+    public = [p for rows in public_pairs(shared).values() for p in rows if p not in held_out]
     rng.shuffle(public)
     print(f"project: {len(own)} pairs {dict(Counter(LABELS[r[2]] for r in own))}; replay {replay}")
     return [*own, *public[:replay]]
@@ -220,15 +267,44 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--replay", type=int, default=3000, help="public pairs replayed in stage 2")
     parser.add_argument("--checkpoint", type=Path, default=CHECKPOINT)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--device", default="cpu", help="torch device to train on: cpu, cuda")
+    parser.add_argument("--public", choices=["capped", "all"], default="capped", help="stage 1's caps")
+    parser.add_argument("--public-epochs", type=float, default=1.0, help="passes over stage 1's pairs")
+    parser.add_argument("--project-epochs", type=float, default=2.0, help="passes over stage 2's pairs")
+    parser.add_argument("--validate", type=int, default=0, help="MultiNLI matched pairs held out")
+    parser.add_argument("--base", type=Path, help="the embedding model to start from (default: shipped)")
+    parser.add_argument("--shared", type=Path, default=SHARED, help="the public pairs' folder")
     args = parser.parse_args(argv)
-    from hub.embedding import default_model_path
     from training.quantise import export
 
+    if args.base is None:
+        from hub.embedding import default_model_path
+
+        args.base = default_model_path()
+
+    caps = ALL_PUBLIC if args.public == "all" else PUBLIC
+    public, held_out = stage_public(caps, shared=args.shared, held_out=args.validate)
     if args.stage in ("all", "public"):
-        train(stage_public(PUBLIC), start=default_model_path(), out=args.checkpoint, epochs=1, lr=6e-5)
+        train(
+            public,
+            start=args.base,
+            out=args.checkpoint,
+            epochs=args.public_epochs,
+            lr=6e-5,
+            device=args.device,
+            validation=held_out,
+        )
     if args.stage in ("all", "project"):
         final = args.checkpoint.with_name(args.checkpoint.name + "-project")
-        train(stage_project(args.replay), start=args.checkpoint, out=final, epochs=2, lr=3e-5)
+        train(
+            stage_project(args.replay, shared=args.shared, exclude=held_out),
+            start=args.checkpoint,
+            out=final,
+            epochs=args.project_epochs,
+            lr=3e-5,
+            device=args.device,
+            validation=held_out,
+        )
         export(final, args.out)
 
 
