@@ -20,7 +20,10 @@ on the model and rules of that day: 73 of 90 secrets refused, 70 named, 1 of 90 
 Both were measured once more when the model learned from nine writers' training sentences, with
 features for the words just before a value and its length, at a threshold chosen by cross-validation
 (fresh4: 67 refused, 66 named, no look-alike refused; fresh5: 72 refused, 70 named, none refused).
-fresh4 and fresh5 are the blind halves: leave their rows unread.
+fresh6 (10 + 10 per language) was written blind on 2026-12-04 by a writer who opened no file of the
+repository, and measured once on that day's model and rules: 76 of 90 secrets refused, 74 named, 3 of
+90 look-alikes refused (pt, ar, he). fresh4, fresh5 and fresh6 are the blind halves: leave their rows
+unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
@@ -45,7 +48,7 @@ from hub.secrets import find_secrets
 from training.secret_detector import BLIND
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secrets_i18n.jsonl"
-SPLITS = ("dev", "test", "fresh", "fresh3", "fresh4", "fresh5")
+SPLITS = ("dev", "test", "fresh", "fresh3", "fresh4", "fresh5", "fresh6")
 
 
 def load(path: Path = DATA) -> list[dict[str, Any]]:
