@@ -93,7 +93,11 @@ class Conversation:
 
 
 def conversation_files(count: int = 10) -> list[Path]:
-    return sorted(REALTALK.glob("Chat_*.json"), key=lambda p: int(p.name.split("_")[1]))[:count]
+    """REALTALK's conversations in order; none found is an error, not an empty measure."""
+    found = sorted(REALTALK.glob("Chat_*.json"), key=lambda p: int(p.name.split("_")[1]))[:count]
+    if not found:
+        raise FileNotFoundError(f"no REALTALK conversations in {REALTALK}: it reads ../shared/data/realtalk")
+    return found
 
 
 def evidence_ids(entries: Sequence[str]) -> set[str]:
