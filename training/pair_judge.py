@@ -167,16 +167,8 @@ def train(
     done, seen, started, loss_sum = 0, 0, time.perf_counter(), 0.0
     while done < steps:
         for chunk in _batches(pairs, batch, rng):
-            enc = tokenizer(
-                [a for a, _, _ in chunk],
-                [b for _, b, _ in chunk],
-                truncation=True,
-                max_length=MAX_TOKENS,
-                padding=True,
-                return_tensors="pt",
-            )
             labels = torch.tensor([label for _, _, label in chunk], device=device)
-            loss = model(**enc.to(device), labels=labels).loss
+            loss = model(**_encoded(tokenizer, chunk, device), labels=labels).loss
             loss.backward()
             torch.nn.utils.clip_grad_norm_(trainable, 1.0)
             optimiser.step()
@@ -197,6 +189,18 @@ def train(
     tokenizer.save_pretrained(str(out))
 
 
+def _encoded(tokenizer: Any, chunk: Sequence[Pair], device: str) -> Any:
+    """A batch of pairs as the model reads them, on `device`."""
+    return tokenizer(
+        [a for a, _, _ in chunk],
+        [b for _, b, _ in chunk],
+        truncation=True,
+        max_length=MAX_TOKENS,
+        padding=True,
+        return_tensors="pt",
+    ).to(device)
+
+
 def validate(model: Any, tokenizer: Any, pairs: Sequence[Pair], device: str) -> str:
     """Accuracy and contradiction-against-the-rest F1 on held-out pairs."""
     import torch
@@ -206,15 +210,7 @@ def validate(model: Any, tokenizer: Any, pairs: Sequence[Pair], device: str) -> 
     with torch.inference_mode():
         for start in range(0, len(pairs), 128):
             chunk = pairs[start : start + 128]
-            enc = tokenizer(
-                [a for a, _, _ in chunk],
-                [b for _, b, _ in chunk],
-                truncation=True,
-                max_length=MAX_TOKENS,
-                padding=True,
-                return_tensors="pt",
-            ).to(device)
-            predicted += model(**enc).logits.argmax(dim=-1).tolist()
+            predicted += model(**_encoded(tokenizer, chunk, device)).logits.argmax(dim=-1).tolist()
     model.train()
     gold = [label for _, _, label in pairs]
     hits = sum(p == g for p, g in zip(predicted, gold, strict=True))
