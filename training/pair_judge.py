@@ -46,9 +46,6 @@ SEED = 13
 # the same person read as a contradiction there, which is what the judge must not learn for memories.
 # MultiNLI (many genres) and Dialogue NLI (persona facts, most of them compatible) are taken whole.
 PUBLIC = {"snli": 4000, "mnli_matched": 10000, "cad": 4000, "breaking": 4000, "dnli": 9000}
-# Every public pair: for a recipe with several passes, where the photo captions are a smaller share of
-# what is seen than MultiNLI's genres would be worth repeating for.
-ALL_PUBLIC = {"snli": 20000, "mnli_matched": 10000, "cad": 9000, "breaking": 9000, "dnli": 9000}
 MAX_TOKENS = 80
 
 Pair = tuple[str, str, int]
@@ -184,7 +181,6 @@ def train(
     if validation:
         print(f"held out ({len(validation)} pairs): {validate(model, tokenizer, validation, device)}")
     out.mkdir(parents=True, exist_ok=True)
-    model.to("cpu")
     model.save_pretrained(str(out))
     tokenizer.save_pretrained(str(out))
 
@@ -221,25 +217,25 @@ def validate(model: Any, tokenizer: Any, pairs: Sequence[Pair], device: str) -> 
 
 
 def stage_public(
-    caps: dict[str, int], *, shared: Path = SHARED, held_out: int = 0, seed: int = SEED
+    public: dict[str, list[Pair]], caps: dict[str, int] | None, *, held_out: int = 0, seed: int = SEED
 ) -> tuple[list[Pair], list[Pair]]:
-    """Stage 1's pairs (every public source, each capped at its number of pairs), and the MultiNLI
-    matched pairs held out of them to validate on."""
+    """Stage 1's pairs (every public source, each capped at its number of pairs where `caps` says),
+    and the MultiNLI matched pairs held out of them to validate on."""
     rng = random.Random(seed)
     pairs: list[Pair] = []
     validation: list[Pair] = []
-    for name, rows in sorted(public_pairs(shared).items()):
+    for name, rows in sorted(public.items()):
         rows = list(rows)
         rng.shuffle(rows)
         if name == "mnli_matched" and held_out:
             validation, rows = rows[:held_out], rows[held_out:]
-        rows = rows[: caps[name]]
+        rows = rows[: caps[name]] if caps else rows
         print(f"{name}: {len(rows)} pairs {dict(Counter(LABELS[r[2]] for r in rows))}")
         pairs += rows
     return pairs, validation
 
 
-def stage_project(replay: int, *, shared: Path = SHARED, exclude: Sequence[Pair] = ()) -> list[Pair]:
+def stage_project(public: dict[str, list[Pair]], replay: int, *, exclude: Sequence[Pair] = ()) -> list[Pair]:
     """Stage 2's pairs: the project's, both ways where symmetric, plus public replay (never a
     held-out pair)."""
     own = project_pairs()
@@ -249,10 +245,10 @@ def stage_project(replay: int, *, shared: Path = SHARED, exclude: Sequence[Pair]
     itself = [(t, t, 1) for t in rng.sample(texts, len(texts) // 4)]
     own = [*own, *_swapped(own), *itself]
     held_out = set(exclude)
-    public = [p for rows in public_pairs(shared).values() for p in rows if p not in held_out]
-    rng.shuffle(public)
+    replayed = [p for rows in public.values() for p in rows if p not in held_out]
+    rng.shuffle(replayed)
     print(f"project: {len(own)} pairs {dict(Counter(LABELS[r[2]] for r in own))}; replay {replay}")
-    return [*own, *public[:replay]]
+    return [*own, *replayed[:replay]]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -278,8 +274,9 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         args.base = default_model_path()
 
-    caps = ALL_PUBLIC if args.public == "all" else PUBLIC
-    public, held_out = stage_public(caps, shared=args.shared, held_out=args.validate)
+    sources = public_pairs(args.shared)
+    caps = None if args.public == "all" else PUBLIC
+    public, held_out = stage_public(sources, caps, held_out=args.validate)
     if args.stage in ("all", "public"):
         train(
             public,
@@ -293,7 +290,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.stage in ("all", "project"):
         final = args.checkpoint.with_name(args.checkpoint.name + "-project")
         train(
-            stage_project(args.replay, shared=args.shared, exclude=held_out),
+            stage_project(sources, args.replay, exclude=held_out),
             start=args.checkpoint,
             out=final,
             epochs=args.project_epochs,
