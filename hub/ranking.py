@@ -6,13 +6,11 @@ choose among, the candidates the store found for the query: fetch more than you 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
 
-from hub.conflicts.judge import lexicon as lx
 from hub.conflicts.judge.change import change_cue, named_change
 from hub.models import Kind, Memory, Nature
 from hub.nature import nature_of
@@ -38,29 +36,10 @@ def _unit_vectors(hits: Sequence[Hit]) -> np.ndarray:
     return unit
 
 
-# What reports a change is read with the write-time review's cues (`hub.conflicts.judge.change`, which read
-# "After refinancing, ..." too), plus the patterns below for what they do not read: a broader word
-# list of search's own put unrelated newer hits above answers (numbers in benchmarks/retrieval.py).
-# "From May the rides start at 5:45", "as of next week", "starting Monday": a value with a start date.
-_FROM_WHEN = re.compile(
-    r"\b(?:from|starting|as of|effective)\s+(?:next\b|now\b|today\b|tomorrow\b|\d|"
-    + "|".join(rf"{w}\b" for w in (*lx.MONTHS, *lx.WEEKDAYS))
-    + ")"
-)
-# "Winter again: the timer is at 16:30": a season or state come back, and the values it brings.
-_BACK_AGAIN = re.compile(r"^\w+ again\b")
-
-
 def reports_change(memory: Memory) -> bool:
-    """A correction, or a statement that says something changed ("moved to", "now", "from May")."""
-    # Cues and patterns: the judge's full parse costs ~0.1 ms a text, too much per search.
-    text = memory.text.lower()
-    return (
-        memory.kind is Kind.correction
-        or change_cue(memory.text) is not None
-        or _FROM_WHEN.search(text) is not None
-        or _BACK_AGAIN.match(text) is not None
-    )
+    """A correction, or a statement the write-time review reads as reporting a change ("moved to",
+    "now", "cancelled"): search and the review make one decision (`hub.conflicts.judge.change`)."""
+    return memory.kind is Kind.correction or change_cue(memory.text) is not None
 
 
 def newest_versions_first(

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
+from hub.conflicts.judge.change import change_cue
 from hub.models import Confidence, Kind, Memory, Nature, Scope, memory_id_for
 from hub.ranking import maximal_marginal_relevance, newest_versions_first
 from hub.store.base import Hit
@@ -147,7 +148,6 @@ def test_mmr_keeps_a_near_duplicate_from_crowding_out_the_rest() -> None:
     "text",
     [
         "From May the swimming lessons start at 9:00.",
-        "Winter again: swimming is at 10:30.",
         "The lesson fee was raised to 80 shekels.",
         "After the pool renovation, lessons are at 10:30.",
     ],
@@ -156,6 +156,23 @@ def test_change_is_read_from_verbs_and_start_dates(text: str) -> None:
     newer = hit("newer", text, direction(1, 0.5), at=MAY)
 
     assert names(newest_versions_first([SWIM, OTHER, newer])) == ["newer", "swim", "other"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From May the swimming lessons start at 9:00.",
+        "Winter again: swimming is at 10:30.",
+        "Swimming is at 10:30.",
+        "Swimming moved to 10:30.",
+    ],
+)
+def test_search_reads_a_change_as_the_write_time_review_does(text: str) -> None:
+    newer = hit("newer", text, direction(1, 0.5), at=MAY)
+
+    moved = names(newest_versions_first([SWIM, OTHER, newer]))[0] == "newer"
+
+    assert moved == (change_cue(text) is not None)
 
 
 GYM = hit("gym", "Netanel's Holmes Place Azrieli membership costs 289 shekels a month.", direction(1, 0))
