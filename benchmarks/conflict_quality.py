@@ -39,6 +39,13 @@ Three sets, each pair an older statement `a` and a newer one `b`:
   errors were read is not one to count on.
   Nobody writing rules reads its pairs or its errors: this is the honest measure now. (One number
   leaked on 2026-12-01: a helper's wildcard count of lines holding "€" in every data file.)
+- benchmarks/data/sibling_pairs.jsonl (160 pairs, all held out): 80 "siblings" (one frame, one filler
+  naming another item: "pay the water bill" / "pay the electricity bill", both hold) against 80
+  values of one thing that changed, half of them said with no cue. Written blind by a helper who
+  opened no file of the repo on 2026-12-04, after image-caption NLI was seen to teach the model that
+  two things said of one scene contradict; measured on the judge of that day before any change:
+  siblings flagged 21/80 (the rules 14, the model alone at 0.5 28), changes caught 68/80, and 8
+  superseded automatically, 2 of them siblings. Nobody reads its pairs or its errors.
 Rules are written against the dev parts (and, since then, update_pairs' held-out part and
 update_pairs_fresh); the held-out numbers say whether they generalise, update_pairs_fresh2's most
 honestly.
@@ -77,6 +84,7 @@ DATA = Path(__file__).parent / "data" / "conflict_pairs.jsonl"
 UPDATES = Path(__file__).parent / "data" / "update_pairs.jsonl"
 FRESH = Path(__file__).parent / "data" / "update_pairs_fresh.jsonl"
 FRESH2 = Path(__file__).parent / "data" / "update_pairs_fresh2.jsonl"
+SIBLINGS = Path(__file__).parent / "data" / "sibling_pairs.jsonl"
 LABELS = [v.value for v in Verdict]
 HOLD_OUT_EVERY = 5
 
@@ -258,6 +266,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "update_pairs_fresh2 (thresholds chosen here)": [
             {**p, "category": p["label"]} for p in load_pairs(FRESH2)
         ],
+        "sibling probe (blind)": je.load([SIBLINGS]),
         "Hebrew and Spanish": je.load([je.MULTILINGUAL]),
     }
     summary = {}
