@@ -11,6 +11,7 @@ from hub.compaction.apply import purge_expired
 from hub.compaction.core_block import agents_over_budget
 from hub.compaction.jobs import request_compaction
 from hub.compaction.sweep import day_memories, sweep_conflicts
+from hub.conflicts.jobs import enqueue_review
 from hub.models import utcnow
 from hub.promotion.jobs import enqueue_scoring
 from hub.promotion.promoter import Promoter
@@ -26,21 +27,28 @@ def review_memories(ctx: JobContext, events_by_memory: dict[str, list[str]]) -> 
     Reinforcement folds a restatement into the memory it restates, contradictions are recorded in
     the ledger and the policy applies; then every event's status names its final memory and the
     memories kept are scored for promotion. Idempotent: a retried job changes nothing more.
+    Asked to stop, the worker ends the job after the memory in hand and enqueues the rest as a review
+    job of its own, which the next worker takes.
     """
     services = ctx.services
     wanted = EventsByMemory.validate_python(events_by_memory)
     memories = services.store.get(list(wanted))
-    outcome = services.reviewer.review(memories, services.store.vectors([m.id for m in memories]))
+    vectors = services.store.vectors([m.id for m in memories])
+    outcome = services.reviewer.review(memories, vectors, stop=ctx.stop_requested)
+    left = set(outcome.left)
+    if left:
+        enqueue_review(services.background_queue, {m: wanted[m] for m in outcome.left})
     # A memory no longer in the store was folded away by an earlier try of this job: its events'
     # statuses already name where it went.
-    final = {m.id: outcome.merged_into.get(m.id, m.id) for m in memories}
-    holder = {e: final.get(m) for m, events in wanted.items() for e in events}
+    final = {m.id: outcome.merged_into.get(m.id, m.id) for m in memories if m.id not in left}
+    holder = {e: final.get(m) for m, events in wanted.items() if m not in left for e in events}
     mark_reviewed(services.redis, services.keys, holder)
     enqueue_scoring(services.background_queue, final.values())
     return {
-        "reviewed": len(memories),
+        "reviewed": len(memories) - len(left),
         "reinforced": len(outcome.merged_into),
         "conflicts": len(outcome.conflicts),
+        "left_for_the_next_worker": len(left),
     }
 
 

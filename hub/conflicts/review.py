@@ -17,7 +17,7 @@ an event redelivered after a crash is reviewed again with the same result.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -46,6 +46,7 @@ from hub.store.base import NO_TERMS, MemoryFilter, MemoryStore, SearchMode, Sear
 class ReviewOutcome:
     merged_into: dict[str, str] = field(default_factory=dict)  # dropped new memory id -> kept memory id
     conflicts: list[Conflict] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)  # not reviewed: a stop was asked for first
 
 
 def statement(memory: Memory) -> Statement:
@@ -120,13 +121,25 @@ class Reviewer:
     settings: Settings
     judge: Judge
 
-    def review(self, memories: Sequence[Memory], vectors: Mapping[str, list[float]]) -> ReviewOutcome:
+    def review(
+        self,
+        memories: Sequence[Memory],
+        vectors: Mapping[str, list[float]],
+        *,
+        stop: Callable[[], bool] = lambda: False,
+    ) -> ReviewOutcome:
         """Review stored memories, oldest first, each against the older memories it can see.
 
         `vectors` holds each memory's dense vector (`MemoryStore.vectors`); one without is skipped.
+        Once `stop()` says so, the memories not yet reviewed are left (`ReviewOutcome.left`), the oldest
+        first: a batch of hundreds takes a worker asked to stop far longer than one memory.
         """
         outcome = ReviewOutcome()
-        for memory in sorted(memories, key=order):
+        ordered = sorted(memories, key=order)
+        for at, memory in enumerate(ordered):
+            if at and stop():
+                outcome.left = [m.id for m in ordered[at:]]
+                break
             if memory.id not in vectors:
                 continue
             # Read and written under the writers' lock: another worker's review of a restatement of

@@ -95,6 +95,31 @@ def test_at_a_backlog_workers_store_everything_before_they_review(
     assert all(s is not None and s.status is EventState.stored and s.reviewed for s in statuses)
 
 
+def test_a_worker_asked_to_stop_leaves_the_rest_of_a_review_to_the_next(
+    make_services: Callable[..., Services],
+) -> None:
+    services = make_services()
+    ids = [publisher(services).publish(f"Memory {i} about the garden shed") for i in range(5)]
+    drain_stream(services, consumer="test")
+    [job] = services.background_queue.jobs  # the stored batch's review
+    services.background_queue.remove(job)
+    stopping = JobContext(services)
+    stopping.stopping.set()
+
+    done = review_memories(stopping, *job.args)
+
+    assert done["reviewed"] == 1 and done["left_for_the_next_worker"] == 4
+    statuses = [read_status(services.redis, services.keys, i) for i in ids]
+    assert [bool(s and s.reviewed) for s in statuses] == [True, False, False, False, False]
+    [rest] = [j for j in services.background_queue.jobs if j.func_name == REVIEW_JOB]
+    assert sorted(rest.args[0]) == sorted(memory_id_for(i) for i in ids[1:])
+
+    run_worker(services, burst=True, sweep_interval=60)
+
+    statuses = [read_status(services.redis, services.keys, i) for i in ids]
+    assert all(s is not None and s.reviewed for s in statuses)
+
+
 def test_a_message_that_only_opens_like_an_older_one_is_kept_whole(
     make_services: Callable[..., Services],
 ) -> None:
