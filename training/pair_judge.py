@@ -14,8 +14,8 @@ The recipe (see hub/conflicts/judge/pairmodel/MODEL_CARD.md for the data's licen
 - stage 2, the owner's domain: the project's labelled personal-assistant pairs (conflict_pairs,
   update_pairs, update_pairs_fresh, the dev halves of judge_pairs_a/b, and train_pairs_c to _g, written
   for training by helpers who saw no code and no test pair), with public pairs replayed
-  so stage 1 is not forgotten. The test halves of judge_pairs_a/b and all of update_pairs_fresh2
-  are never trained on.
+  so stage 1 is not forgotten. The test halves of judge_pairs_a/b, all of update_pairs_fresh2 and
+  sibling_pairs are never trained on.
 
 Labels: contradiction (a conflict), entailment (the same fact), neutral (anything else). The word
 embedding matrix is frozen: it is the shipped embedding model's own, so the judge's file holds only
