@@ -22,8 +22,10 @@ features for the words just before a value and its length, at a threshold chosen
 (fresh4: 67 refused, 66 named, no look-alike refused; fresh5: 72 refused, 70 named, none refused).
 fresh6 (10 + 10 per language) was written blind on 2026-12-04 by a writer who opened no file of the
 repository, and measured once on that day's model and rules: 76 of 90 secrets refused, 74 named, 3 of
-90 look-alikes refused (pt, ar, he). fresh4, fresh5 and fresh6 are the blind halves: leave their rows
-unread.
+90 look-alikes refused (pt, ar, he). Measured once more when digits read out one by one ("4 4 1 8")
+became one value for the model (trained as before, threshold by the same CV rule), in one session:
+fresh4 76 -> 84, fresh5 76 -> 78, fresh6 76 -> 81 refused; look-alikes 0, 0, 4 -> 0, 0, 3. fresh4,
+fresh5 and fresh6 are the blind halves: leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a

@@ -42,14 +42,19 @@ LEFT, RIGHT = 60, 25  # characters read before and after a value
 VALUE = re.compile(r"[*#]?(?=\S{0,63}?[\d!@$%&_*#])[^\s,;()\[\]\"«»“”]{3,64}")
 
 
+# Digits read out one by one ("the pin is 4 4 1 8"), as a voice assistant transcribes them: one value.
+DICTATED = re.compile(r"(?<!\w)\d(?: \d){2,}(?!\w)")
+
+
 def candidates(text: str) -> list[tuple[int, int, str]]:
-    """Every value-shaped token: (start, end, value), end punctuation left out."""
-    found = []
+    """Every value-shaped token, and every run of dictated digits: (start, end, value), in order, end
+    punctuation left out."""
+    found = [(match.start(), match.end(), match.group(0)) for match in DICTATED.finditer(text)]
     for match in VALUE.finditer(text):
         value = match.group(0).rstrip(".:!?")
         if len(value) >= 3:
             found.append((match.start(), match.start() + len(value), value))
-    return found
+    return sorted(found)
 
 
 def shape(value: str) -> str:

@@ -52,6 +52,12 @@ def test_plain_words_are_never_read_as_values() -> None:
     assert [v for _, _, v in stated_secrets.candidates("code: 4471, pass: Sonne99!")] == ["4471", "Sonne99"]
 
 
+def test_digits_read_out_one_by_one_are_one_value() -> None:
+    text = "um the pin is 4 4 1 8 dont forget, and the room is 12"
+    assert [v for _, _, v in stated_secrets.candidates(text)] == ["4 4 1 8"]
+    assert [v for _, _, v in stated_secrets.candidates("at 7 30 or 8 15")] == []
+
+
 def test_a_value_of_the_longest_shape_is_read_like_any_other() -> None:
     # A marked value ("#" and 64 characters) is one longer than the longest length bucket.
     text = "the ticket is #" + "a1" * 32 + " for tomorrow"
