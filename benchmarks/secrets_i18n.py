@@ -24,8 +24,12 @@ fresh6 (10 + 10 per language) was written blind on 2026-12-04 by a writer who op
 repository, and measured once on that day's model and rules: 76 of 90 secrets refused, 74 named, 3 of
 90 look-alikes refused (pt, ar, he). Measured once more when digits read out one by one ("4 4 1 8")
 became one value for the model (trained as before, threshold by the same CV rule), in one session:
-fresh4 76 -> 84, fresh5 76 -> 78, fresh6 76 -> 81 refused; look-alikes 0, 0, 4 -> 0, 0, 3. fresh4,
-fresh5 and fresh6 are the blind halves: leave their rows unread.
+fresh4 76 -> 84, fresh5 76 -> 78, fresh6 76 -> 81 refused; look-alikes 0, 0, 4 -> 0, 0, 3. Giving
+such a value the shape and length of its digits written together ("4418") then took the held-out
+voice writer from 21 to 66 of 81 in `training.secret_detector --cv` (all held out 1,235 -> 1,286 of
+1,569, look-alikes 13 both), but the blind halves from 84 / 78 / 81 to 83 / 77 / 81 refused and
+fresh6's look-alikes from 3 to 4: not shipped. fresh4, fresh5 and fresh6 are the blind halves: leave
+their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
