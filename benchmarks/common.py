@@ -130,13 +130,15 @@ def benchmark_redis(url: str | None) -> Iterator[tuple[Redis, str]]:
             server.shutdown()
 
 
-def start_hub(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """`memhub up` on a free port in its own process, with its log beside `data_dir`; returns once healthy."""
+def start_hub(data_dir: Path, settings: Sequence[str] = ()) -> tuple[subprocess.Popen[bytes], str]:
+    """`memhub up` on a free port in its own process, with its log beside `data_dir`; returns once healthy.
+    `settings`: "MEMHUB_NAME=value" lines for the hub, to compare two settings on one machine."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     # The single-user embedded mode: no API keys on a hub only this benchmark talks to.
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHUB_")} | {"MEMHUB_AUTH": "false"}
+    env |= dict(setting.split("=", 1) for setting in settings)
     log = (data_dir.parent / "up.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "hub.cli", "up", "--data-dir", str(data_dir), "--port", str(port)],

@@ -1,6 +1,6 @@
 """The path agents take: a started `memhub up`, driven over HTTP, with ratios to the raw model of the same run.
 
-    python -m benchmarks.http_path [--memories 2000] [--searches 200]
+    python -m benchmarks.http_path [--memories 2000] [--searches 200] [--setting MEMHUB_NAME=VALUE]
 
 1. `memhub up` starts in its own process (embedded Redis and store, its own workers).
 2. Raw model figures, in this process while the hub is idle: batched `encode` of the memories'
@@ -96,6 +96,13 @@ def main() -> None:
     parser = benchmark_parser(__doc__)
     parser.add_argument("--memories", type=int, default=2_000)
     parser.add_argument("--searches", type=int, default=200)
+    parser.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="MEMHUB_NAME=VALUE",
+        help="a setting of the hub under test (repeatable), to compare two on one machine",
+    )
     args = parser.parse_args()
     texts = chat_memories(args.memories + 4_000)
     memories, spare = texts[: args.memories], texts[args.memories :]
@@ -103,7 +110,7 @@ def main() -> None:
     before = raw_figures(embedder, memories)
 
     with tempfile.TemporaryDirectory(prefix="memhub-http-") as tmp:
-        process, url = start_hub(Path(tmp) / "data")
+        process, url = start_hub(Path(tmp) / "data", args.setting)
         try:
             with Memhub(url, agent="agent-0", timeout=120.0) as hub:
                 searches(hub, 20)  # the API's first requests load what they need
