@@ -2,7 +2,9 @@
 
 The embedded store can be opened by one process only, so the API and the workers live in the same
 process and share one store: the API serves requests on the main thread, the workers run as
-threads that take jobs from the same RQ queue that separate `memhub worker` processes would.
+threads that take jobs from the same RQ queue that separate `memhub worker` processes would. Their
+model work (batch encodes, the pair judge) runs in a lower-priority process of its own
+(`hub.background`), so searches keep the cores.
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from redis import Redis
+
+from hub.background import BackgroundProcess
 from hub.connections import EmbeddedRedis, connect
-from hub.services import Services, build_services
+from hub.embedding import Encoder
+from hub.services import Services, build_services, load_embedder
 from hub.settings import Settings
 from hub.store.migrations import backfill_at_start
 from workers.ingest import release_abandoned
@@ -33,6 +39,7 @@ class EmbeddedHub:
     workers: list[MemhubWorker] = field(default_factory=list)
     threads: list[threading.Thread] = field(default_factory=list)
     sweeper: Sweeper | None = None
+    background: BackgroundProcess | None = None
 
     def start_workers(self, count: int, *, sweep_interval: float = 5.0) -> None:
         store, redis, keys = self.services.store, self.services.redis, self.services.keys
@@ -68,6 +75,8 @@ class EmbeddedHub:
     def stop(self, *, timeout: float = 30.0) -> None:
         self.stop_workers(timeout=timeout)
         self.services.close()
+        if self.background:
+            self.background.close()
         if self.redis_server:
             self.redis_server.shutdown()
 
@@ -106,7 +115,14 @@ def embedded_hub(settings: Settings, *, workers: int | None = None) -> Iterator[
     with holding(settings.data_dir):
         redis_server = None if settings.redis_url else EmbeddedRedis(settings.data_dir)
         redis = connect(settings.redis_url) if settings.redis_url else redis_server.client()  # type: ignore[union-attr]
-        hub = EmbeddedHub(services=build_services(settings, redis), redis_server=redis_server)
+        background = BackgroundProcess(settings) if settings.background_process else None
+        try:
+            services = _services(settings, redis, background)
+        except BaseException:
+            if background:
+                background.close()
+            raise
+        hub = EmbeddedHub(services=services, redis_server=redis_server, background=background)
         if redis_server:
             # This process holds the folder, so whoever took these entries is dead: an earlier run
             # killed mid-batch. They are taken up now, not after MEMHUB_CLAIM_IDLE_MS.
@@ -118,3 +134,14 @@ def embedded_hub(settings: Settings, *, workers: int | None = None) -> Iterator[
             yield hub
         finally:
             hub.stop()
+
+
+def _services(settings: Settings, redis: Redis, background: BackgroundProcess | None) -> Services:
+    """The hub's services; with `background`, their batch encodes and pair judge run there."""
+    if background is None:
+        return build_services(settings, redis)
+    local = load_embedder(settings)  # for the API's query encodes, while the background one loads
+    background.wait_ready(local.identity)
+    embedder: Encoder = background.embedder(local)
+    pair_model = background.pair_model() if settings.judge != "rules" else None
+    return build_services(settings, redis, embedder=embedder, pair_model=pair_model)

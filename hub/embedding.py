@@ -11,6 +11,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -96,6 +97,21 @@ def model_folder(model: str | Path | None) -> tuple[str, Path]:
             f"MEMHUB_MODEL={model!r} is neither a local folder nor a model this machine can fetch "
             f"({type(exc).__name__}); give the folder of a sentence-transformers model"
         ) from None
+
+
+class Encoder(Protocol):
+    """What turns texts into vectors: an `Embedder`, or `memhub up`'s, which encodes batches in a
+    process of its own (`hub.background`)."""
+
+    @property
+    def identity(self) -> ModelIdentity: ...
+
+    @property
+    def dimensions(self) -> int: ...
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 64) -> np.ndarray: ...
+
+    def encode_one(self, text: str) -> list[float]: ...
 
 
 class Embedder:

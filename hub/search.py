@@ -9,7 +9,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from hub.embedding import Embedder
+from hub.embedding import Encoder
 from hub.models import Confidence, Kind, Scope, State, Tier, utcnow
 from hub.ranking import VERSION_LOOKUP, maximal_marginal_relevance, newest_versions_first
 from hub.sparse import SparseEncoder
@@ -41,7 +41,7 @@ class Retriever:
     """Everything a search needs, built once per process."""
 
     store: MemoryStore
-    embedder: Embedder
+    embedder: Encoder
     sparse: SparseEncoder
     # Memory id -> the side an open conflict proposes over it (`ledger.proposed_over`).
     proposed_in_conflict: Callable[[Sequence[str]], dict[str, str]] | None = None

@@ -13,9 +13,9 @@ from hub.auth.ratelimit import RateLimit
 from hub.conflicts import ledger
 from hub.conflicts.judge import Judge, RuleJudge
 from hub.conflicts.judge.combined import judge_from_settings
-from hub.conflicts.judge.pairmodel import PairModel
+from hub.conflicts.judge.pairmodel import PairScorer
 from hub.conflicts.review import Reviewer
-from hub.embedding import Embedder
+from hub.embedding import Embedder, Encoder
 from hub.keys import Keys
 from hub.metrics import Metrics
 from hub.queue import make_queue
@@ -32,7 +32,7 @@ class Services:
     settings: Settings
     redis: Redis
     store: MemoryStore
-    embedder: Embedder
+    embedder: Encoder
     sparse: SparseEncoder = field(default_factory=SparseEncoder)
     judge: Judge = field(default_factory=RuleJudge)
     metrics: Metrics = field(default_factory=Metrics)
@@ -108,7 +108,7 @@ def load_embedder(settings: Settings) -> Embedder:
 
 
 def open_pinned_store(
-    settings: Settings, redis: Redis, embedder: Embedder, store: MemoryStore | None = None
+    settings: Settings, redis: Redis, embedder: Encoder, store: MemoryStore | None = None
 ) -> MemoryStore:
     """The hub's store (`store`, if opened already), refused (ModelMismatch) when another model wrote it."""
     store = store or open_store(settings, dimensions=embedder.dimensions)
@@ -126,8 +126,8 @@ def build_services(
     settings: Settings,
     redis: Redis,
     *,
-    embedder: Embedder | None = None,
-    pair_model: PairModel | None = None,
+    embedder: Encoder | None = None,
+    pair_model: PairScorer | None = None,
 ) -> Services:
     """Open the store and load the models once, for a whole process (pass them in to share them)."""
     ensure_stream(redis, Keys(settings.redis_prefix))

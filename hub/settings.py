@@ -194,6 +194,14 @@ class Settings(BaseSettings):
 
     # Embedded mode (`memhub up`).
     embedded_workers: int = Field(1, ge=1, description="Worker threads inside `memhub up`.")
+    background_process: bool = Field(
+        True,
+        description="`memhub up` encodes the workers' batches and runs the pair judge in a process of its "
+        "own, so a search's query encode never waits behind them; false: all in the API's process.",
+    )
+    background_niceness: int = Field(
+        10, ge=0, le=19, description="How much lower the OS schedules that process than the API (nice)."
+    )
 
     # Promotion between tiers, on explainable signals (hub/promotion).
     auto_promote: bool = Field(False, description="Promote at once instead of proposing to the owner.")

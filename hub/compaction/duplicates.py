@@ -26,7 +26,7 @@ from hub.compaction.scan import LIVE
 from hub.conflicts.judge import Judge, Verdict
 from hub.conflicts.judge.fold import adds_nothing, same_words
 from hub.conflicts.review import order, statement
-from hub.embedding import Embedder
+from hub.embedding import Encoder
 from hub.models import TIER_RANK, Memory, Scope, Tier
 from hub.store.base import MemoryFilter, MemoryStore, SearchMode, SearchQuery, SparseVec
 
@@ -61,7 +61,7 @@ def find_groups(
     memories: Sequence[Memory],
     *,
     store: MemoryStore,
-    embedder: Embedder,
+    embedder: Encoder,
     judge: Judge,
     threshold: float,
     candidates: int,

@@ -15,7 +15,7 @@ from hub.compaction.core_block import Disputed, disputed_of, render_core, split_
 from hub.compaction.duplicates import Progress, find_groups
 from hub.compaction.scan import LIVE, agent_memories
 from hub.conflicts.judge import Judge
-from hub.embedding import Embedder
+from hub.embedding import Encoder
 from hub.keys import Keys
 from hub.models import Memory, State, Tier
 from hub.settings import CoreBudget, Settings
@@ -71,7 +71,7 @@ def make_plan(
     store: MemoryStore,
     redis: Redis,
     keys: Keys,
-    embedder: Embedder,
+    embedder: Encoder,
     judge: Judge,
     settings: Settings,
     agent: str,

@@ -12,7 +12,7 @@ from hub.settings import Settings
 
 if TYPE_CHECKING:
     from hub.conflicts.judge.learned import LearnedJudge
-    from hub.conflicts.judge.pairmodel import PairModel
+    from hub.conflicts.judge.pairmodel import PairModel, PairScorer
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ def load_pair_model(settings: Settings) -> PairModel:
     return PairModel(expected_sha256=settings.judge_model_sha256, threads=settings.torch_threads)
 
 
-def learned_judge(settings: Settings, pair_model: PairModel | None = None) -> LearnedJudge:
+def learned_judge(settings: Settings, pair_model: PairScorer | None = None) -> LearnedJudge:
     """The pair judge shipped with memhub, with the thresholds settings give."""
     from hub.conflicts.judge.learned import LearnedJudge, Thresholds
 
@@ -115,7 +115,7 @@ def rule_judge(settings: Settings) -> RuleJudge:
     )
 
 
-def judge_from_settings(settings: Settings, *, pair_model: PairModel | None = None) -> Judge:
+def judge_from_settings(settings: Settings, *, pair_model: PairScorer | None = None) -> Judge:
     """The judge settings name: the pair judge (the default) or the rules, with an LLM or NLI judge.
     `pair_model`: the pair judge's model, where the process has loaded it already."""
     if settings.judge == "rules":

@@ -29,7 +29,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from hub.conflicts.judge.pairmodel import PairModel
+from hub.conflicts.judge.pairmodel import PairScorer
 from hub.conflicts.judge.rules import (
     RECORDS,
     STATE,
@@ -70,7 +70,7 @@ class Thresholds:
 
 @dataclass
 class LearnedJudge:
-    model: PairModel
+    model: PairScorer
     rules: RuleJudge = field(default_factory=RuleJudge)
     thresholds: Thresholds = field(default_factory=Thresholds)
 

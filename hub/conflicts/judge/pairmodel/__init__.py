@@ -11,7 +11,7 @@ import os
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -23,6 +23,15 @@ LABELS = ("contradiction", "entailment", "neutral")
 WORD_EMBEDDINGS = "bert.embeddings.word_embeddings.weight"
 MAX_TOKENS = 80
 BATCH = 32
+
+
+class PairScorer(Protocol):
+    """What the pair judge asks: a `PairModel`, or `memhub up`'s, run in a process of its own."""
+
+    @property
+    def vocabulary(self) -> frozenset[str]: ...
+
+    def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray: ...
 
 
 class PairModel:

@@ -1,0 +1,184 @@
+"""The workers' model work in a process of its own, at a lower OS priority than the API's searches.
+
+`memhub up` serves searches and runs its workers in one process. torch's thread pool belongs to a
+process, so a batch the ingest encodes, or the pair judge reading a review's pairs, holds the cores a
+search's query encode needs, and no thread priority can put the search first. Run in a second
+process, niced, that work yields the cores to a search by the OS scheduler's own rule.
+
+The process only computes: it holds no store, no Redis connection and no lock, so either side
+crashing loses nothing (the job that asked fails and is retried), and it exits when the hub does,
+`kill -9` included.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+
+from hub.embedding import Embedder, ModelIdentity, ModelIntegrityError
+from hub.settings import Settings
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# The models the background process has loaded (one process, one of each).
+_loaded: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    """What the background process loads: the settings' models, as plain values it can be sent."""
+
+    model: str | None
+    model_sha256: str | None
+    judge_model_sha256: str | None
+    pair_model: bool
+    threads: int | None
+
+    @classmethod
+    def of(cls, settings: Settings) -> ModelChoice:
+        return cls(
+            model=settings.model_source,
+            model_sha256=settings.expected_model_sha256,
+            judge_model_sha256=settings.judge_model_sha256,
+            pair_model=settings.judge != "rules",
+            threads=settings.torch_threads,
+        )
+
+
+def _start(choice: ModelChoice, parent: int, niceness: int) -> None:
+    """Runs first in the background process: lower its priority, then load the models."""
+    os.nice(niceness)
+    # Ctrl-C reaches the whole process group; the hub stops this process itself once its workers stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(parent,), name="memhub-exit-with-hub", daemon=True).start()
+    _loaded["embedder"] = Embedder(choice.model, expected_sha256=choice.model_sha256, threads=choice.threads)
+    if choice.pair_model:
+        from hub.conflicts.judge.pairmodel import PairModel
+
+        _loaded["pair_model"] = PairModel(expected_sha256=choice.judge_model_sha256, threads=choice.threads)
+
+
+def _exit_with(parent: int) -> None:
+    # A parent killed outright cannot stop its children; its child is handed to another parent then.
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+def _identity() -> ModelIdentity:
+    identity: ModelIdentity = _loaded["embedder"].identity
+    return identity
+
+
+def _encode(texts: list[str], batch_size: int) -> np.ndarray:
+    vectors: np.ndarray = _loaded["embedder"].encode(texts, batch_size=batch_size)
+    return vectors
+
+
+def _probabilities(pairs: list[tuple[str, str]]) -> np.ndarray:
+    probabilities: np.ndarray = _loaded["pair_model"].probabilities(pairs)
+    return probabilities
+
+
+class BackgroundProcess:
+    """One process, started with the hub, that encodes the workers' batches and runs the pair judge."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._choice = ModelChoice.of(settings)
+        self._niceness = settings.background_niceness
+        self._lock = threading.Lock()
+        self._pool = self._new_pool()
+        # Loading starts now, beside the API's own model load.
+        self._ready = self._pool.submit(_identity)
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # spawn: a forked copy of a process whose torch has started threads can hang in them.
+        return ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start,
+            initargs=(self._choice, os.getpid(), self._niceness),
+        )
+
+    def wait_ready(self, expected: ModelIdentity, *, timeout: float = 300.0) -> None:
+        """Wait until the models are loaded, refusing a process whose embedding model is not `expected`."""
+        try:
+            identity = self._ready.result(timeout)
+        except BrokenProcessPool as exc:
+            raise RuntimeError(
+                "memhub's background process could not load its models; see the lines above for why"
+            ) from exc
+        if identity != expected:
+            raise ModelIntegrityError(
+                f"the background process loaded {identity.describe()}, the API {expected.describe()}"
+            )
+
+    def call(self, function: Callable[..., T], *args: Any) -> T:
+        """`function(*args)` in the background process; once more in a new one if that one died."""
+        pool = self._pool
+        try:
+            return pool.submit(function, *args).result()
+        except BrokenProcessPool:
+            with self._lock:
+                if self._pool is pool:
+                    log.warning("memhub's background process died; starting another")
+                    self._pool = self._new_pool()
+            return self._pool.submit(function, *args).result()
+
+    def embedder(self, local: Embedder) -> BackgroundEmbedder:
+        return BackgroundEmbedder(local=local, background=self)
+
+    def pair_model(self) -> BackgroundPairModel:
+        from hub.conflicts.judge.pairmodel import vocabulary
+
+        return BackgroundPairModel(background=self, vocabulary=vocabulary())
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+@dataclass
+class BackgroundEmbedder:
+    """The hub's embedding model: one query at the caller's priority, batches in the background."""
+
+    local: Embedder
+    background: BackgroundProcess
+
+    @property
+    def identity(self) -> ModelIdentity:
+        return self.local.identity
+
+    @property
+    def dimensions(self) -> int:
+        return self.local.dimensions
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 64) -> np.ndarray:
+        if not texts:
+            return self.local.encode(texts)
+        return self.background.call(_encode, list(texts), batch_size)
+
+    def encode_one(self, text: str) -> list[float]:
+        return self.local.encode_one(text)
+
+
+@dataclass
+class BackgroundPairModel:
+    """The pair judge's model, run in the background process."""
+
+    background: BackgroundProcess
+    vocabulary: frozenset[str]
+
+    def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        return self.background.call(_probabilities, list(pairs))
