@@ -76,8 +76,7 @@ from hub.conflicts import Judge, Judgement, RuleJudge, Statement, Verdict
 from hub.conflicts.judge.combined import judge_from_settings
 from hub.conflicts.judge.learned import LearnedJudge
 from hub.conflicts.judge.pairmodel import PairModel
-from hub.embedding import Embedder
-from hub.services import load_embedder
+from hub.embedding import Embedder, load_embedder
 from hub.settings import Settings
 
 DATA = Path(__file__).parent / "data" / "conflict_pairs.jsonl"

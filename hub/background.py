@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from hub.embedding import Embedder, ModelIdentity, ModelIntegrityError
+from hub.embedding import Embedder, ModelIdentity, ModelIntegrityError, load_embedder
 from hub.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -36,38 +36,17 @@ T = TypeVar("T")
 _loaded: dict[str, Any] = {}
 
 
-@dataclass(frozen=True)
-class ModelChoice:
-    """What the background process loads: the settings' models, as plain values it can be sent."""
-
-    model: str | None
-    model_sha256: str | None
-    judge_model_sha256: str | None
-    pair_model: bool
-    threads: int | None
-
-    @classmethod
-    def of(cls, settings: Settings) -> ModelChoice:
-        return cls(
-            model=settings.model_source,
-            model_sha256=settings.expected_model_sha256,
-            judge_model_sha256=settings.judge_model_sha256,
-            pair_model=settings.judge != "rules",
-            threads=settings.torch_threads,
-        )
-
-
-def _start(choice: ModelChoice, parent: int, niceness: int) -> None:
-    """Runs first in the background process: lower its priority, then load the models."""
-    os.nice(niceness)
+def _start(settings: Settings, parent: int) -> None:
+    """Runs first in the background process: lower its priority, then load the settings' models."""
+    os.nice(settings.background_niceness)
     # Ctrl-C reaches the whole process group; the hub stops this process itself once its workers stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with, args=(parent,), name="memhub-exit-with-hub", daemon=True).start()
-    _loaded["embedder"] = Embedder(choice.model, expected_sha256=choice.model_sha256, threads=choice.threads)
-    if choice.pair_model:
-        from hub.conflicts.judge.pairmodel import PairModel
+    _loaded["embedder"] = load_embedder(settings)
+    if settings.judge != "rules":
+        from hub.conflicts.judge.combined import load_pair_model
 
-        _loaded["pair_model"] = PairModel(expected_sha256=choice.judge_model_sha256, threads=choice.threads)
+        _loaded["pair_model"] = load_pair_model(settings)
 
 
 def _exit_with(parent: int) -> None:
@@ -96,8 +75,7 @@ class BackgroundProcess:
     """One process, started with the hub, that encodes the workers' batches and runs the pair judge."""
 
     def __init__(self, settings: Settings) -> None:
-        self._choice = ModelChoice.of(settings)
-        self._niceness = settings.background_niceness
+        self._settings = settings
         self._lock = threading.Lock()
         self._pool = self._new_pool()
         # Loading starts now, beside the API's own model load.
@@ -109,7 +87,7 @@ class BackgroundProcess:
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start,
-            initargs=(self._choice, os.getpid(), self._niceness),
+            initargs=(self._settings, os.getpid()),
         )
 
     def wait_ready(self, expected: ModelIdentity, *, timeout: float = 300.0) -> None:

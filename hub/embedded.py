@@ -22,8 +22,8 @@ from redis import Redis
 
 from hub.background import BackgroundProcess
 from hub.connections import EmbeddedRedis, connect
-from hub.embedding import Encoder
-from hub.services import Services, build_services, load_embedder
+from hub.embedding import Encoder, load_embedder
+from hub.services import Services, build_services
 from hub.settings import Settings
 from hub.store.migrations import backfill_at_start
 from workers.ingest import release_abandoned

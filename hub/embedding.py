@@ -11,9 +11,12 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from hub.settings import Settings
 
 # The default model's dimension: what a store holds when it was created before stores recorded theirs.
 DIMENSIONS = 384
@@ -174,3 +177,10 @@ class Embedder:
     def encode_one(self, text: str) -> list[float]:
         vector: list[float] = self.encode([text])[0].tolist()
         return vector
+
+
+def load_embedder(settings: Settings) -> Embedder:
+    """The embedding model the settings name, hash-checked: load it once per process."""
+    return Embedder(
+        settings.model_source, expected_sha256=settings.expected_model_sha256, threads=settings.torch_threads
+    )

@@ -15,7 +15,7 @@ from hub.conflicts.judge import Judge, RuleJudge
 from hub.conflicts.judge.combined import judge_from_settings
 from hub.conflicts.judge.pairmodel import PairScorer
 from hub.conflicts.review import Reviewer
-from hub.embedding import Embedder, Encoder
+from hub.embedding import Encoder, load_embedder
 from hub.keys import Keys
 from hub.metrics import Metrics
 from hub.queue import make_queue
@@ -99,12 +99,6 @@ def ensure_stream(redis: Redis, keys: Keys) -> None:
     except ResponseError as exc:
         if "BUSYGROUP" not in str(exc):
             raise
-
-
-def load_embedder(settings: Settings) -> Embedder:
-    return Embedder(
-        settings.model_source, expected_sha256=settings.expected_model_sha256, threads=settings.torch_threads
-    )
 
 
 def open_pinned_store(

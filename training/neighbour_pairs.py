@@ -40,7 +40,7 @@ PER_STATEMENT = 3
 
 
 def mine(limit: int, seed: int = 27) -> list[dict[str, object]]:
-    from hub.services import load_embedder
+    from hub.embedding import load_embedder
     from hub.settings import Settings
 
     embedder = load_embedder(Settings())

@@ -36,8 +36,8 @@ def _settings(args: argparse.Namespace) -> Settings:
 def cmd_reembed(args: argparse.Namespace) -> int:
     from hub.connections import EmbeddedRedis, connect
     from hub.embedded import DataDirInUse, holding
+    from hub.embedding import load_embedder
     from hub.reembed.rewrite import Progress, reembed
-    from hub.services import load_embedder
     from hub.sparse import SparseEncoder
     from hub.store.edge import StoreInUse
 
