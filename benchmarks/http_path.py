@@ -12,7 +12,8 @@
 4. Search on the settled hub, once its background queue (reviews, promotion scoring) has stayed
    empty for a few seconds: scope-filtered searches (a project each), p50 and p95 over HTTP,
    against one query encode.
-5. The same searches while four agents publish 20 events a second in all, one event to a request.
+5. The same searches while four agents publish 20 events a second in all, one event to a request,
+   and how many of those events were searchable and reviewed when the searches ended.
 6. Publish to searchable on an idle hub: one event, then its status until stored, p50 and p95.
 """
 
@@ -88,6 +89,17 @@ def publishing(url: str, stop: threading.Event, texts: list[str], published: lis
             time.sleep(max(0.0, at - time.monotonic()))
 
 
+def done(hub: Memhub, ids: Sequence[str]) -> tuple[int, int]:
+    """How many of `ids` are searchable (stored) and how many also reviewed, at this moment."""
+    searchable = reviewed = 0
+    for at in range(0, len(ids), 500):
+        for status in hub.statuses(list(ids[at : at + 500])):
+            if status is not None and status.status.value == "stored":
+                searchable += 1
+                reviewed += status.settled
+    return searchable, reviewed
+
+
 def row(name: str, value: float, unit: str, ratio: float, bound: str) -> None:
     print(f"{name:<58}{value:>10.1f} {unit:<9}{ratio:>8.2f}   {bound}")
 
@@ -160,6 +172,7 @@ def main() -> None:
                 stop.set()
                 for thread in threads:
                     thread.join()
+                kept_up = done(hub, sent)
 
                 idle = []
                 wait_for_events(hub, sent)
@@ -178,7 +191,10 @@ def main() -> None:
     print(
         f"\nraw model in this run: batched encode {encode_rate:.0f} sentences/s, one query {encode_one * 1000:.1f} ms"
     )
-    print(f"while searching busy: {len(sent)} events published in {busy_seconds:.1f} s")
+    print(
+        f"while searching busy: {len(sent)} events published in {busy_seconds:.1f} s;"
+        f" at its end {kept_up[0]} searchable, {kept_up[1]} reviewed"
+    )
     print(f"\n{'':<58}{'value':>10} {'':<9}{'ratio':>8}   bound")
     row(
         "publish -> searchable at a backlog (memories/s)",
