@@ -16,6 +16,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -42,6 +43,11 @@ def _start(settings: Settings, parent: int) -> None:
     # Ctrl-C reaches the whole process group; the hub stops this process itself once its workers stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with, args=(parent,), name="memhub-exit-with-hub", daemon=True).start()
+    # OpenMP reads this once, when torch loads: idle model threads then sleep instead of spinning on
+    # the cores the API's query encodes need (the API's own threads keep spinning, for latency).
+    if "torch" in sys.modules:
+        log.warning("torch loaded before the background process set OMP_WAIT_POLICY; its threads will spin")
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     _loaded["embedder"] = load_embedder(settings)
     if settings.judge != "rules":
         from hub.conflicts.judge.combined import load_pair_model

@@ -58,6 +58,15 @@ def test_it_runs_at_the_niceness_settings_give(background: BackgroundProcess) ->
     assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, 0) + 7
 
 
+def test_its_model_threads_wait_passively_while_the_apis_spin(
+    background: BackgroundProcess, embedder: Embedder
+) -> None:
+    background.wait_ready(embedder.identity)
+
+    assert background.call(os.getenv, "OMP_WAIT_POLICY") == "PASSIVE"
+    assert os.getenv("OMP_WAIT_POLICY") is None
+
+
 def test_a_background_process_that_died_is_replaced(
     background: BackgroundProcess, embedder: Embedder
 ) -> None:
