@@ -12,6 +12,7 @@ from typing import Any
 from wsgiref.simple_server import WSGIServer
 
 from prometheus_client import start_http_server
+from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
 from rq.executions import Execution
@@ -50,6 +51,24 @@ class MemhubWorker(SimpleWorker):
         with serving(job.id):
             performed: bool = super().perform_job(job, queue, execution)
         return performed
+
+    def unsubscribe(self) -> None:
+        # RQ sends the unsubscribe and then stops its pubsub thread, counting on the reply to wake
+        # the thread; when the thread takes the reply first it polls another 60 s, and redis-py's
+        # stop() waits that out. Stopping first makes the reply the thread's last message.
+        thread = self.pubsub_thread
+        if thread is None:
+            return
+        self.log.info("Worker %s: unsubscribing from channel %s", self.name, self.pubsub_channel_name)
+        thread.stop(timeout=0)
+        try:
+            self.pubsub.unsubscribe()  # the reply wakes the thread, which closes the pubsub as it ends
+        except RedisError as exc:
+            log.warning("cannot unsubscribe from %s (%s)", self.pubsub_channel_name, exc)
+        thread.join(timeout=5)
+        if thread.is_alive():  # a daemon, so it cannot hold the process; its socket goes with it
+            log.warning("the pubsub thread did not stop within 5 s; leaving it")
+        self.pubsub_thread = None
 
     def stop(self) -> None:
         """Let the job in hand finish what it holds, and take no other."""
