@@ -46,10 +46,20 @@ def memhub_process(args: list[str], env: dict[str, str], log: Path) -> subproces
         )
 
 
-def stop(process: subprocess.Popen[bytes], *, timeout: float = 60) -> int:
+def stop(process: subprocess.Popen[bytes], *, timeout: float = 60, log: Path | None = None) -> int:
+    """SIGTERM `process` and return its exit code; one still running after `timeout` is killed and fails the test."""
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
-    return process.wait(timeout)
+    try:
+        return process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        # Killed, or it would outlive the test and hold its port, data folder and Redis.
+        process.kill()
+        process.wait()
+        said = log.read_text()[-3000:] if log is not None and log.exists() else "(no log)"
+        raise AssertionError(
+            f"{process.args} still ran {timeout} s after SIGTERM; killed it:\n{said}"
+        ) from None
 
 
 def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path, *, timeout: float = 120) -> None:
@@ -95,7 +105,7 @@ def memhub_up(
         wait_healthy(url, hub, log)
         yield url
     finally:
-        assert stop(hub) == 0, log.read_text()[-3000:]
+        assert stop(hub, log=log) == 0, log.read_text()[-3000:]
 
 
 def at_once(*calls: Callable[[], T]) -> list[T]:

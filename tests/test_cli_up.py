@@ -58,14 +58,14 @@ def test_up_on_a_data_dir_another_hub_holds_says_so(tmp_path: Path) -> None:
         try:
             assert second.wait(120) == 2
         finally:
-            stop(second)
+            stop(second, log=second_log)
         said = second_log.read_text()
         assert f"memhub up: {data} is in use by another running memhub (pid {first.pid})" in said
         assert "Traceback" not in said
         with Memhub(f"http://127.0.0.1:{first_port}", agent="wa-assistant") as wa:
             assert wa.wait(wa.publish("The first hub still serves")).status == "stored"
     finally:
-        assert stop(first) == 0, first_log.read_text()[-3000:]
+        assert stop(first, log=first_log) == 0, first_log.read_text()[-3000:]
 
 
 @pytest.mark.slow
@@ -95,7 +95,7 @@ def test_up_killed_mid_batch_takes_the_batch_up_at_once_on_restart(tmp_path: Pat
             hub.wait()
             assert redis.xpending(keys.stream, keys.group)["pending"]
     finally:
-        stop(hub)
+        stop(hub, log=log)
 
     # Restarted with an idle claim time no test outlasts: only the release at start can take the batch up.
     hub = memhub_process(args, {"MEMHUB_CLAIM_IDLE_MS": "3600000"}, log)
@@ -105,7 +105,7 @@ def test_up_killed_mid_batch_takes_the_batch_up_at_once_on_restart(tmp_path: Pat
             # Within wait()'s own 30 s, not after MEMHUB_CLAIM_IDLE_MS as if the killed worker might still be at it.
             assert {wa.wait(event_id).status for event_id in ids} == {"stored"}
     finally:
-        assert stop(hub) == 0, log.read_text()[-3000:]
+        assert stop(hub, log=log) == 0, log.read_text()[-3000:]
     store = EdgeStore(data / "store" / "memories")
     try:
         assert sorted(s.event_id for m in all_memories(store) for s in m.sightings) == sorted(ids)

@@ -81,7 +81,7 @@ def test_kill_9_mid_batch_loses_and_duplicates_nothing(tmp_path: Path, redis: Re
     try:
         wait_for(lambda: stored(redis, keys, ids) == EVENTS, 300, "every event stored")
     finally:
-        assert stop(worker) == 0, log.read_text()[-3000:]
+        assert stop(worker, log=log) == 0, log.read_text()[-3000:]
 
     assert kills == 2
     assert redis.xlen(keys.stream) == 0
@@ -137,5 +137,5 @@ def test_kill_9_mid_review_the_review_runs_again(tmp_path: Path, redis: Redis, r
     try:
         wait_for(lambda: reviewed(redis, keys, ids) == len(ids), 300, "every event reviewed")
     finally:
-        assert stop(worker) == 0, log.read_text()[-3000:]
+        assert stop(worker, log=log) == 0, log.read_text()[-3000:]
     assert stored(redis, keys, ids) == len(ids)

@@ -117,7 +117,7 @@ def test_kill_9_and_a_redis_restart_lose_and_duplicate_nothing(tmp_path: Path) -
         worker = memhub_process(["worker"], env, log)
         publisher.join(300)
         wait_for(lambda: stored(redis, keys, acknowledged) == EVENTS, 600, "every acknowledged event stored")
-        assert stop(worker) == 0, log.read_text()[-3000:]
+        assert stop(worker, log=log) == 0, log.read_text()[-3000:]
     finally:
         publisher.join(5)
         server.stop()
