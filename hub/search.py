@@ -152,10 +152,12 @@ class Retriever:
         are asked for, and ties go to the hit closer to the query in meaning, then by id.
         """
         found = self.store.search(replace(query, limit=query.limit * TIE_MARGIN))
-        query_vector = np.asarray(query.dense, dtype=np.float32)
-        cosine = {h.memory.id: float(np.dot(query_vector, h.vector)) if h.vector else 0.0 for h in found}
-        found.sort(key=lambda h: (-round(h.score, SCORE_DIGITS), -cosine[h.memory.id], h.memory.id))
-        return found[: query.limit]
+        cosine = _cosines(query.dense, found)
+        order = sorted(
+            range(len(found)),
+            key=lambda i: (-round(found[i].score, SCORE_DIGITS), -cosine[i], found[i].memory.id),
+        )
+        return [found[i] for i in order[: query.limit]]
 
     def _successors_in_place(self, hits: Sequence[Hit], flt: MemoryFilter, dense: list[float]) -> list[Hit]:
         """Each superseded hit gives its place to the memory that superseded it (the last of the
@@ -236,3 +238,11 @@ class Retriever:
             if not moved:
                 break
         return end
+
+
+def _cosines(query: Sequence[float], hits: Sequence[Hit]) -> np.ndarray:
+    """Each hit's vector against the query (0 for a hit without one), in one matrix product: the
+    vectors are converted once, not once per hit."""
+    width = len(query)
+    vectors = np.asarray([h.vector if h.vector else [0.0] * width for h in hits], dtype=np.float64)
+    return vectors.reshape(-1, width) @ np.asarray(query, dtype=np.float32)
