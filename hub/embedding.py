@@ -11,9 +11,11 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import numpy as np
+
+from hub.embedding_onnx import OnnxPipeline, cache_key, default_cache_dir, load_onnx
 
 if TYPE_CHECKING:
     from hub.settings import Settings
@@ -126,6 +128,8 @@ class Embedder:
         *,
         expected_sha256: str | None = None,
         threads: int | None = None,
+        runtime: Literal["onnx", "torch"] = "onnx",
+        cache_dir: Path | None = None,
     ) -> None:
         name, path = model_folder(model_path)
         sha256 = weights_sha256(path)
@@ -145,6 +149,19 @@ class Embedder:
         self.model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
         self.path = path
         self.identity = ModelIdentity(name=name, sha256=sha256, dimensions=self._dimension())
+        self.onnx: OnnxPipeline | None = None
+        if runtime == "onnx":
+            self.onnx = load_onnx(
+                self.model,
+                key=cache_key(path, sha256),
+                cache_dir=cache_dir or default_cache_dir(),
+                threads=threads,
+            )
+
+    @property
+    def runtime(self) -> str:
+        """What runs the model: "onnx", or "torch" where asked or where the export was not usable."""
+        return "onnx" if self.onnx is not None else "torch"
 
     def _dimension(self) -> int:
         # sentence-transformers 6 renamed the method and warns on the old name.
@@ -165,6 +182,8 @@ class Embedder:
         """Embed texts in one model call per `batch_size`; rows are unit length."""
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
+        if self.onnx is not None:
+            return self.onnx.encode(texts, batch_size=batch_size)
         vectors = self.model.encode(
             list(texts),
             batch_size=batch_size,
@@ -182,5 +201,9 @@ class Embedder:
 def load_embedder(settings: Settings) -> Embedder:
     """The embedding model the settings name, hash-checked: load it once per process."""
     return Embedder(
-        settings.model_source, expected_sha256=settings.expected_model_sha256, threads=settings.torch_threads
+        settings.model_source,
+        expected_sha256=settings.expected_model_sha256,
+        threads=settings.torch_threads,
+        runtime=settings.model_runtime,
+        cache_dir=settings.model_cache_dir,
     )

@@ -64,7 +64,17 @@ class Settings(BaseSettings):
         "mismatch refuses to load. The default is all-MiniLM-L6-v2's and pins only the default model; set "
         "it to pin another. None skips the check.",
     )
-    torch_threads: int | None = Field(None, description="torch intra-op threads; unset: torch's default.")
+    torch_threads: int | None = Field(
+        None, description="The model's intra-op threads (torch's or ONNX Runtime's); unset: their default."
+    )
+    model_runtime: Literal["onnx", "torch"] = Field(
+        "onnx",
+        description="What runs the embedding model: ONNX Runtime (the same vectors, sooner; exported once "
+        "per model and checked against torch, which runs any model that fails the check) or torch.",
+    )
+    model_cache_dir: Path | None = Field(
+        None, description="Where the model's ONNX export is kept; unset: ~/.cache/memhub/models."
+    )
 
     # Ingest.
     ingest_batch_size: int = Field(

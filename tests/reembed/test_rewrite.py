@@ -22,7 +22,7 @@ from hub.settings import Settings, get_settings
 from hub.sparse import SparseEncoder
 from hub.store.base import MemoryFilter, SearchMode, SearchQuery, scroll_all
 from hub.store.pinning import ModelMismatch
-from tests.reembed.conftest import SECOND_DIMENSIONS
+from tests.conftest import SECOND_DIMENSIONS
 
 FACTS = [
     "Dana's son starts school on 1 September",
