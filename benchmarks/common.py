@@ -172,7 +172,12 @@ def wait_for_events(
 ) -> int:
     """Block until every event is stored (or also reviewed: `reviewed`), asking 500 statuses a
     request, and saying how many are done at each poll if `progress`; how many were rejected or
-    failed instead."""
+    failed instead.
+
+    Workers take events in the order they were published, so each poll asks for the oldest pending
+    ones first and stops at the first 500 not all done: the hub is not made to read thousands of
+    statuses a poll that cannot be done yet, which would take the cores the work being timed needs.
+    """
     started = time.monotonic()
     pending, refused = list(ids), 0
     while pending:
@@ -180,9 +185,12 @@ def wait_for_events(
             raise SystemExit(
                 f"{len(pending)} events not {'reviewed' if reviewed else 'stored'} in {timeout} s"
             )
-        still = []
+        still: list[str] = []
         for at in range(0, len(pending), 500):
             chunk = pending[at : at + 500]
+            if still:  # an older event is not done yet: ask for these next time
+                still += chunk
+                continue
             for event_id, status in zip(chunk, hub.statuses(chunk), strict=True):
                 if status is None or not (status.settled if reviewed else status.status.value != "queued"):
                     still.append(event_id)
