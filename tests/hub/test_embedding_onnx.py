@@ -1,6 +1,7 @@
 """The embedding model on ONNX Runtime: torch's vectors, exported once, and torch wherever it cannot be."""
 
 import logging
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -88,3 +89,29 @@ def test_the_settings_choose_the_runtime_and_where_exports_are_kept(tmp_path: Pa
     assert load_embedder(Settings(model_runtime="torch")).runtime == "torch"
     assert load_embedder(Settings(model_cache_dir=tmp_path)).runtime == "onnx"
     assert len(list(tmp_path.glob("*.onnx"))) == 1
+
+
+def test_searches_from_many_threads_at_once_get_each_their_own_vector(
+    embedder: Embedder, torch_embedder: Embedder
+) -> None:
+    # The API encodes each search's query in the thread that serves it, one session for them all.
+    expected = torch_embedder.encode(TEXTS)
+    wrong: list[str] = []
+
+    def search(offset: int) -> None:
+        for i in range(20):
+            at = (offset + i) % len(TEXTS)
+            try:
+                vector = np.asarray(embedder.encode_one(TEXTS[at]))
+            except Exception as exc:  # a thread's exception would not fail the test by itself
+                wrong.append(f"{TEXTS[at]}: {exc!r}")
+                continue
+            if np.abs(vector - expected[at]).max() > 1e-4:
+                wrong.append(TEXTS[at])
+
+    threads = [threading.Thread(target=search, args=(k,)) for k in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []
