@@ -1,6 +1,7 @@
 """The embedding model on ONNX Runtime: torch's vectors, exported once, and torch wherever it cannot be."""
 
 import logging
+import tempfile
 import threading
 from pathlib import Path
 
@@ -67,6 +68,20 @@ def test_a_users_model_with_a_projection_is_exported_with_it(second_model_path: 
     on_torch = Embedder(second_model_path, runtime="torch")
     assert on_onnx.runtime == "onnx" and on_onnx.dimensions == on_torch.dimensions == 128
     assert np.abs(on_onnx.encode(TEXTS) - on_torch.encode(TEXTS)).max() < 1e-4
+
+
+def test_a_cache_folder_that_cannot_be_made_gets_an_export_for_this_process_only(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    scratch = set(Path(tempfile.gettempdir()).glob("*.onnx.tmp"))
+    with caplog.at_level(logging.WARNING, logger="hub.embedding_onnx"):
+        embedder = Embedder(cache_dir=blocked / "models")
+    assert embedder.runtime == "onnx"
+    assert len(embedder.encode(TEXTS[:2])) == 2
+    assert list(tmp_path.iterdir()) == [blocked] and caplog.text == ""
+    assert set(Path(tempfile.gettempdir()).glob("*.onnx.tmp")) <= scratch  # its export left nothing
 
 
 def test_an_export_that_disagrees_with_torch_is_not_used_and_not_kept(
