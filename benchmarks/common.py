@@ -19,6 +19,7 @@ import httpx
 from redis import Redis
 
 from hub.connections import EmbeddedRedis
+from hub.markdown.importer import poll_oldest_first
 from memhub_client import Memhub
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -174,9 +175,8 @@ def wait_for_events(
     request, and saying how many are done at each poll if `progress`; how many were rejected or
     failed instead.
 
-    Workers take events in the order they were published, so each poll asks for the oldest pending
-    ones first and stops at the first 500 not all done: the hub is not made to read thousands of
-    statuses a poll that cannot be done yet, which would take the cores the work being timed needs.
+    Each poll asks for the oldest pending first, as `memhub import` does: the hub is not made to read
+    thousands of statuses a poll that cannot be done yet, on the cores the work being timed needs.
     """
     started = time.monotonic()
     pending, refused = list(ids), 0
@@ -185,18 +185,10 @@ def wait_for_events(
             raise SystemExit(
                 f"{len(pending)} events not {'reviewed' if reviewed else 'stored'} in {timeout} s"
             )
-        still: list[str] = []
-        for at in range(0, len(pending), 500):
-            chunk = pending[at : at + 500]
-            if still:  # an older event is not done yet: ask for these next time
-                still += chunk
-                continue
-            for event_id, status in zip(chunk, hub.statuses(chunk), strict=True):
-                if status is None or not (status.settled if reviewed else status.status.value != "queued"):
-                    still.append(event_id)
-                elif status.status.value != "stored":
-                    refused += 1
-        pending = still
+        done, pending = poll_oldest_first(
+            hub, pending, lambda s: s.settled if reviewed else s.status.value != "queued", probe=500
+        )
+        refused += sum(1 for s in done.values() if s.status.value != "stored")
         if pending:
             if progress:
                 print(f"  waiting: {len(ids) - len(pending)} of {len(ids)} done", flush=True)

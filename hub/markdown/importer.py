@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -209,27 +209,42 @@ def _publish(hub: Memhub, events: list[EventCreate], *, batch_size: int, progres
             bar.update(len(batch))
 
 
-def _wait(hub: Memhub, ids: list[str], *, timeout: float, progress: bool) -> dict[str, EventStatusPublic]:
-    """Poll until every event is rejected, failed, or stored and reviewed, or `timeout` passes.
+def poll_oldest_first(
+    hub: Memhub,
+    pending: Sequence[str],
+    finished: Callable[[EventStatusPublic], bool],
+    *,
+    probe: int = WAIT_PROBE,
+) -> tuple[dict[str, EventStatusPublic], list[str]]:
+    """One round of waiting on events, in the order they were published: the statuses of those
+    `finished` says are done, and the ids still pending.
 
-    Workers drain the stream roughly in order, so each round asks about the oldest pending events
-    first and stops at the first batch not all done: a round costs one small request while waiting.
+    Workers drain the stream roughly in order, so the round asks about the oldest pending events
+    first and stops at the first `probe` not all done: a round costs one small request while waiting.
     """
+    done: dict[str, EventStatusPublic] = {}
+    still: list[str] = []
+    for start in range(0, len(pending), probe):
+        chunk = list(pending[start : start + probe])
+        answers = hub.statuses(chunk)
+        now = {i: s for i, s in zip(chunk, answers, strict=True) if s is not None and finished(s)}
+        done.update(now)
+        still += [i for i in chunk if i not in now]
+        if len(now) < len(chunk):  # the rest are queued behind these: ask next round
+            still += pending[start + probe :]
+            break
+    return done, still
+
+
+def _wait(hub: Memhub, ids: list[str], *, timeout: float, progress: bool) -> dict[str, EventStatusPublic]:
+    """Poll until every event is rejected, failed, or stored and reviewed, or `timeout` passes."""
     done: dict[str, EventStatusPublic] = {}
     pending = list(ids)
     deadline = time.monotonic() + timeout
     with tqdm(total=len(ids), desc="storing", unit="event", disable=not progress) as bar:
         while pending and time.monotonic() < deadline:
-            still: list[str] = []
-            for start in range(0, len(pending), WAIT_PROBE):
-                chunk = pending[start : start + WAIT_PROBE]
-                answers = hub.statuses(chunk)
-                finished = {i: s for i, s in zip(chunk, answers, strict=True) if s is not None and s.settled}
-                done.update(finished)
-                still += [i for i in chunk if i not in finished]
-                if len(finished) < len(chunk):  # the rest are queued behind these: ask next round
-                    still += pending[start + WAIT_PROBE :]
-                    break
+            finished, still = poll_oldest_first(hub, pending, lambda s: s.settled)
+            done.update(finished)
             bar.update(len(pending) - len(still))
             pending = still
             if pending:
