@@ -57,15 +57,12 @@ class OnnxPipeline:
     def encode(self, texts: Sequence[str], *, batch_size: int = 64) -> np.ndarray:
         # Longest first, as sentence-transformers does: texts of like length share a batch's padding.
         order = np.argsort([-len(text) for text in texts], kind="stable")
-        rows: list[np.ndarray] = [np.empty(0)] * len(texts)
+        batches = []
         for start in range(0, len(texts), batch_size):
-            chosen = order[start : start + batch_size]
-            features = self.model.preprocess([texts[i] for i in chosen])
-            feeds = {name: features[name].numpy() for name in self.inputs}
-            vectors = self.session.run(None, feeds)[0]
-            for i, vector in zip(chosen, vectors, strict=True):
-                rows[i] = vector
-        matrix = np.asarray(rows, dtype=np.float32)
+            features = self.model.preprocess([texts[i] for i in order[start : start + batch_size]])
+            batches.append(self.session.run(None, {name: features[name].numpy() for name in self.inputs})[0])
+        matrix = np.empty((len(texts), batches[0].shape[1]), dtype=np.float32)
+        matrix[order] = np.concatenate(batches)  # back in the order the texts came in
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         out: np.ndarray = matrix / np.clip(norms, 1e-12, None)
         return out
