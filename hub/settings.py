@@ -112,7 +112,8 @@ class Settings(BaseSettings):
         10_000,
         ge=1,
         description="New memories the embedded store searches by brute force before a worker indexes them "
-        "(which blocks `memhub up` for ~30 s at 100k memories); a Qdrant server indexes by itself.",
+        "(on a copy, in a process of its own: ~30 s to add 10k to 100k memories on two cores); a Qdrant "
+        "server indexes by itself.",
     )
     max_deliveries: int = Field(5, ge=1, description="Deliveries before an event is dead-lettered as failed.")
     status_ttl_seconds: int = Field(7 * 24 * 3600, description="How long event status records are kept.")
@@ -210,7 +211,11 @@ class Settings(BaseSettings):
         "own, so a search's query encode never waits behind them; false: all in the API's process.",
     )
     background_niceness: int = Field(
-        10, ge=0, le=19, description="How much lower the OS schedules that process than the API (nice)."
+        10,
+        ge=0,
+        le=19,
+        description="How much lower the OS schedules that process, and the embedded store's indexing, "
+        "than the API (nice).",
     )
 
     # Promotion between tiers, on explainable signals (hub/promotion).

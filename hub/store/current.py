@@ -18,6 +18,7 @@ from hub.embedding import DIMENSIONS
 from hub.settings import Settings
 from hub.store.base import MemoryStore
 from hub.store.edge import EdgeStore
+from hub.store.index_copy import fsync_dir
 
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
@@ -95,7 +96,10 @@ def open_generation(settings: Settings, name: str, *, dimensions: int = DIMENSIO
             settings.qdrant_url, api_key=settings.qdrant_api_key, collection=name, dimensions=dimensions
         )
     return EdgeStore(
-        _store_dir(settings) / name, flush_interval=settings.store_flush_seconds, dimensions=dimensions
+        _store_dir(settings) / name,
+        flush_interval=settings.store_flush_seconds,
+        dimensions=dimensions,
+        index_niceness=settings.background_niceness,
     )
 
 
@@ -111,7 +115,7 @@ def switch_to(settings: Settings, name: str) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         written.replace(pointer)
-        _fsync_dir(pointer.parent)
+        fsync_dir(pointer.parent)
         shutil.rmtree(_store_dir(settings) / old, ignore_errors=True)
         return
     from qdrant_client import models
@@ -152,15 +156,6 @@ def drop_leftovers(settings: Settings, *, keep: set[str]) -> list[str]:
             shutil.rmtree(folder, ignore_errors=True)
             dropped.append(folder.name)
     return dropped
-
-
-def _fsync_dir(path: Path) -> None:
-    # The rename is durable only once the folder that holds it is on disk.
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def drop_generation(settings: Settings, name: str) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
+import subprocess
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
@@ -15,6 +17,7 @@ import qdrant_edge as qe
 
 from hub.embedding import DIMENSIONS, ModelIdentity
 from hub.models import Memory, Scope, State
+from hub.store import index_copy
 from hub.store.base import (
     DENSE,
     DIRECT_ONLY,
@@ -108,19 +111,32 @@ class EdgeStore:
     process but not of the machine: its writes reach the page cache only, and `flush()` is what
     fsyncs them.
 
-    Safe to share between threads: the binding holds the GIL for each call and the shard locks its
-    own state, so calls never interleave. `update` reads then writes, so a lock makes it atomic.
+    Safe to share between threads: the binding holds the GIL for each call, so calls never
+    interleave anyway, and a lock keeps each off the shard while `optimize` swaps it. `update` reads
+    then writes, so a lock makes it atomic.
     """
 
-    def __init__(self, path: Path, *, flush_interval: float = 1.0, dimensions: int = DIMENSIONS) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        flush_interval: float = 1.0,
+        dimensions: int = DIMENSIONS,
+        index_niceness: int = 10,
+    ) -> None:
+        index_copy.recover(path)
         # A shard keeps the size it was created with; `dimensions` is the size of a new one.
         self.dimensions = stored_dimensions(path) or dimensions
         self._shard = _open_shard(path, self.dimensions)
         self.path = path
+        self._index_niceness = index_niceness
+        self._lock = threading.RLock()  # held by every call on the shard
+        self._write_lock = threading.RLock()  # held by writes and flushes; `optimize` holds it to copy
+        self._replay: list[qe.UpdateOperation] | None = None  # the writes a copy being indexed misses
+        self._builder: subprocess.Popen[bytes] | None = None
         self._patch_lock = threading.Lock()
         self._closed = False
         self._dirty = threading.Event()
-        self._flush_lock = threading.Lock()
         self._due: list[Callable[[], None]] = []  # what `when_durable` was given since the last flush
         self._due_lock = threading.Lock()
         self._stop = threading.Event()
@@ -146,20 +162,24 @@ class EdgeStore:
         self._shard.flush()
 
     def _write(self, operation: qe.UpdateOperation) -> None:
-        self._shard.update(operation)
+        with self._write_lock, self._lock:
+            self._shard.update(operation)
+            if self._replay is not None:
+                self._replay.append(operation)
         self._dirty.set()
 
     def flush(self) -> None:
         """Make every write so far durable on disk (fsync), then call what `when_durable` was given
         before it; cheap when nothing changed."""
-        with self._flush_lock:  # a caller waits for a flush in progress rather than skip past it
+        with self._write_lock:  # a caller waits for a flush in progress rather than skip past it
             with self._due_lock:
                 due, self._due = self._due, []
-            # Dirty is cleared only here, under the flush lock: if it is clear, every write before
+            # Dirty is cleared only here, under the write lock: if it is clear, every write before
             # this point is on disk, by a flush that has returned.
             if self._dirty.is_set():
                 self._dirty.clear()
-                self._shard.flush()
+                with self._lock:
+                    self._shard.flush()
         for callback in due:
             try:
                 callback()
@@ -184,13 +204,15 @@ class EdgeStore:
     def get(self, ids: Sequence[str]) -> list[Memory]:
         wanted = [canonical_id(memory_id) for memory_id in ids]
         points: list[qe.PointId] = list(dict.fromkeys(point for point in wanted if point))
-        records = self._shard.retrieve(points, with_payload=True, with_vector=False) if points else []
+        with self._lock:
+            records = self._shard.retrieve(points, with_payload=True, with_vector=False) if points else []
         found = {str(record.id): from_payload(record.payload or {}) for record in records}
         return [found[point] for point in wanted if point in found]
 
     def vectors(self, ids: Sequence[str]) -> dict[str, list[float]]:
         points: list[qe.PointId] = list(dict.fromkeys(p for i in ids if (p := canonical_id(i))))
-        records = self._shard.retrieve(points, with_payload=False, with_vector=[DENSE]) if points else []
+        with self._lock:
+            records = self._shard.retrieve(points, with_payload=False, with_vector=[DENSE]) if points else []
         return {str(record.id): dense_of(record.vector) for record in records}
 
     def search(self, query: SearchQuery) -> list[Hit]:
@@ -227,7 +249,9 @@ class EdgeStore:
             with_vector=[DENSE] if query.with_vectors else False,
             **stage,
         )
-        return [to_hit(p.payload, p.score, p.vector) for p in self._shard.query(request)]
+        with self._lock:
+            found = self._shard.query(request)
+        return [to_hit(p.payload, p.score, p.vector) for p in found]
 
     def update(self, memory_id: str, fields: dict[str, Any]) -> None:
         with self._patch_lock:
@@ -242,16 +266,18 @@ class EdgeStore:
 
     def scroll(self, flt: MemoryFilter, *, limit: int = 100, offset: str | None = None) -> Page:
         start = page_start(offset)
-        records, next_id = self._shard.scroll(
-            qe.ScrollRequest(offset=start, limit=limit, filter=memory_filter(flt), with_payload=True)
-        )
+        request = qe.ScrollRequest(offset=start, limit=limit, filter=memory_filter(flt), with_payload=True)
+        with self._lock:
+            records, next_id = self._shard.scroll(request)
         return Page(
             memories=[from_payload(record.payload or {}) for record in records],
             next_offset=None if next_id is None else str(next_id),
         )
 
     def count(self, flt: MemoryFilter | None = None) -> int:
-        return self._shard.count(qe.CountRequest(exact=True, filter=memory_filter(flt) if flt else None))
+        request = qe.CountRequest(exact=True, filter=memory_filter(flt) if flt else None)
+        with self._lock:
+            return self._shard.count(request)
 
     def delete(self, ids: Sequence[str]) -> None:
         points: list[qe.PointId] = [point for point in map(canonical_id, ids) if point]
@@ -259,9 +285,9 @@ class EdgeStore:
             self._write(qe.UpdateOperation.delete_points(points))
 
     def scroll_payloads(self, *, limit: int = 500, offset: str | None = None) -> PayloadPage:
-        records, next_id = self._shard.scroll(
-            qe.ScrollRequest(offset=page_start(offset), limit=limit, with_payload=True)
-        )
+        request = qe.ScrollRequest(offset=page_start(offset), limit=limit, with_payload=True)
+        with self._lock:
+            records, next_id = self._shard.scroll(request)
         return PayloadPage(
             payloads={str(record.id): record.payload or {} for record in records},
             next_offset=None if next_id is None else str(next_id),
@@ -280,21 +306,53 @@ class EdgeStore:
 
     def unindexed_count(self) -> int:
         """Memories whose dense vector is in no HNSW graph yet: searched by brute force until `optimize()`."""
-        info = self._shard.info()
+        with self._lock:
+            info = self._shard.info()
         # The engine counts indexed vectors of both kinds, and every sparse vector is always indexed.
         return max(2 * info.points_count - info.indexed_vectors_count, 0)
 
     def optimize(self) -> bool:
-        """Build HNSW graphs and merge segments; True if anything changed. Maintenance, not per request.
+        """Build HNSW graphs and merge segments; True once done. Maintenance, not per request.
 
-        Blocks every Python thread of the process while it runs (the binding holds the GIL). On two
-        cores: ~100 s to index 100k memories from scratch, ~30 s to add 10k to an indexed 100k.
-        Until then new memories are searched by brute force: a worker runs it once
-        `store_index_threshold` of them wait (`hub.store.indexing`).
+        Built on a copy of the shard, in a process of its own (`hub.store.index_copy`): searches and
+        writes go on meanwhile, and wait only while the copy is made and swapped in. On two cores:
+        ~100 s to index 100k memories from scratch, ~30 s to add 10k to an indexed 100k. Until then
+        new memories are searched by brute force: a worker runs it once `store_index_threshold` of them
+        wait (`hub.store.indexing`). Raises if the build fails or the store is closed meanwhile; the
+        shard is as it was, unindexed.
         """
-        changed = self._shard.optimize()
-        self._shard.flush()
-        return changed
+        copy = index_copy.copy_of(self.path)
+        shutil.rmtree(copy, ignore_errors=True)
+        try:
+            with self._write_lock:  # searches go on; writes wait for the copy
+                self.flush()
+                shutil.copytree(self.path, copy)
+                self._replay = []
+            self._builder = index_copy.start_build(copy, self.dimensions, niceness=self._index_niceness)
+            if self._builder.wait() != 0:
+                raise RuntimeError(
+                    f"indexing a copy of the store in {copy} failed (exit {self._builder.returncode}, "
+                    "its log above); the store is as it was, and is searched by brute force until indexed"
+                )
+            with self._write_lock, self._lock:
+                if self._closed:
+                    raise RuntimeError("the store was closed while a copy of it was indexed")
+                built = qe.EdgeShard.load(str(copy), shard_config(self.dimensions))
+                try:
+                    for operation in self._replay:
+                        built.update(operation)
+                    built.flush()
+                finally:
+                    built.close()
+                index_copy.mark_ready(copy)
+                self._shard.close()
+                index_copy.swap_in(self.path)
+                self._shard = _open_shard(self.path, self.dimensions)
+            return True
+        finally:
+            self._replay = None
+            self._builder = None
+            shutil.rmtree(copy, ignore_errors=True)
 
     def model_identity(self) -> ModelIdentity | None:
         record = self.path / MODEL_RECORD
@@ -314,10 +372,13 @@ class EdgeStore:
         if self._closed:
             return
         self._closed = True
+        if (builder := self._builder) is not None:
+            builder.kill()
         self._stop.set()
         self._flusher.join()
         self.flush()
-        self._shard.close()
+        with self._write_lock, self._lock:
+            self._shard.close()
 
 
 def _point(point: MemoryPoint) -> qe.Point:

@@ -2,9 +2,10 @@
 
 qdrant-edge searches new memories by brute force until `optimize()` puts them in its HNSW graph: at
 100k memories never indexed, a hybrid search's store query takes ~19 ms (p50), 4 to 7 ms indexed.
-Indexing blocks the process that owns the store while it runs (on two cores, 22 to 28 s to add 10k
-memories to 90k indexed; a few thousand new ones the engine leaves unindexed, at no cost), so a
-worker does it, as one job, once `store_index_threshold` memories wait.
+Indexing takes the cores for a while (on two cores, 22 to 28 s to add 10k memories to 90k indexed;
+a few thousand new ones the engine leaves unindexed, at no cost) and runs on a copy of the store in a
+process of its own (`hub.store.index_copy`), so a worker does it, as one job, once
+`store_index_threshold` memories wait.
 Searches at 100k indexed memories, p95 against the time to encode the query, with 0 / 5k / 10k /
 20k more waiting (one run): 1.65 / 2.02 / 2.09 / 2.05 with a scope filter, and 1.78 / 1.95 / 2.07 /
 3.09 narrowed to two agents, a kind and a month. Hence 10k: the most that kept both within the
