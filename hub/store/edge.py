@@ -134,6 +134,7 @@ class EdgeStore:
         self._write_lock = threading.RLock()  # held by writes and flushes; `optimize` holds it to copy
         self._replay: list[qe.UpdateOperation] | None = None  # the writes a copy being indexed misses
         self._builder: subprocess.Popen[bytes] | None = None
+        self._indexing = threading.Lock()  # one `optimize` at a time: they would share the copy
         self._patch_lock = threading.Lock()
         self._closed = False
         self._dirty = threading.Event()
@@ -319,8 +320,10 @@ class EdgeStore:
         ~100 s to index 100k memories from scratch, ~30 s to add 10k to an indexed 100k. Until then
         new memories are searched by brute force: a worker runs it once `store_index_threshold` of them
         wait (`hub.store.indexing`). Raises if the build fails or the store is closed meanwhile; the
-        shard is as it was, unindexed.
+        shard is as it was, unindexed. False at once if another call is indexing.
         """
+        if not self._indexing.acquire(blocking=False):
+            return False
         copy = index_copy.copy_of(self.path)
         shutil.rmtree(copy, ignore_errors=True)
         try:
@@ -353,6 +356,7 @@ class EdgeStore:
             self._replay = None
             self._builder = None
             shutil.rmtree(copy, ignore_errors=True)
+            self._indexing.release()
 
     def model_identity(self) -> ModelIdentity | None:
         record = self.path / MODEL_RECORD

@@ -66,6 +66,7 @@ def test_searches_and_writes_go_on_while_a_copy_is_indexed(tmp_path: Path) -> No
         wait_for(lambda: store._builder is not None)
         builder = store._builder
         assert builder is not None
+        assert store.optimize() is False  # one at a time: a second call would share the copy
 
         # While the child indexes the copy: writes, a delete and a patch, and searches that see them.
         late = random_points(FILLER, FILLER + 50, seed=99)
