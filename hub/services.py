@@ -22,7 +22,7 @@ from hub.queue import make_queue
 from hub.search import Retriever
 from hub.settings import Settings
 from hub.sparse import SparseEncoder
-from hub.store import MemoryStore, open_store
+from hub.store import EdgeStore, MemoryStore, open_store
 from hub.store.current import embedded_store_exists
 from hub.store.pinning import check_model
 
@@ -111,8 +111,13 @@ def open_pinned_store(
     except BaseException:
         store.close()  # the embedded store's lock goes with it
         raise
+    keys = Keys(settings.redis_prefix)
     # For processes already running, which compare it with their own model before taking events.
-    redis.set(Keys(settings.redis_prefix).store_model(settings.collection), embedder.identity.sha256)
+    redis.set(keys.store_model(settings.collection), embedder.identity.sha256)
+    if isinstance(store, EdgeStore):
+        # This process owns the embedded store, so no indexing of it runs anywhere now: the mark of
+        # one whose process was killed would hold off the next for up to an hour.
+        redis.delete(keys.index_scheduled)
     return store
 
 

@@ -86,3 +86,24 @@ def test_below_the_threshold_nothing_is_indexed(make_services: Callable[..., Ser
     assert services.store.count() == services.store.unindexed_count() == 2
     finished = FinishedJobRegistry(queue=services.background_queue, serializer=JSONSerializer)
     assert all(services.background_queue.fetch_job(j).func_name != INDEX_JOB for j in finished.get_job_ids())
+
+
+def test_a_mark_left_by_a_process_killed_while_indexing_does_not_hold_off_the_next(
+    make_services: Callable[..., Services],
+) -> None:
+    first = make_services(store_index_threshold=2)
+    # What a process killed while it indexed leaves behind: the mark that an indexing is under way.
+    first.redis.set(first.keys.index_scheduled, b"1", ex=3600)
+    first.close()
+
+    services = make_services(store_index_threshold=2)  # the next process to own the store
+    s = services.settings
+    agent = RedisPublisher(services.redis, agent="wa", prefix=s.redis_prefix, queue_name=s.queue_name)
+    agent.publish("Noa's swimming moved to Thursdays at 17:00")
+    agent.publish("The boiler was serviced in March by Shemesh Plus")
+
+    run_worker(services, burst=True, sweep_interval=3600, logging_level="WARNING")
+
+    finished = FinishedJobRegistry(queue=services.background_queue, serializer=JSONSerializer)
+    jobs = [services.background_queue.fetch_job(j) for j in finished.get_job_ids()]
+    assert [j.func_name for j in jobs if j.func_name == INDEX_JOB] == [INDEX_JOB]
