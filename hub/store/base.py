@@ -119,11 +119,11 @@ class SearchQuery:
     with_vectors: bool = False
 
 
-# Hybrid fusion, tuned on the dev questions of benchmarks/data/retrieval: MiniLM is the stronger half
-# on the short memories agents write, so its ranks weigh twice; k=2 is Qdrant's default (the numbers:
-# benchmarks/retrieval.py).
+# Hybrid fusion, chosen on the dev questions of both retrieval sets (the project's own and REALTALK's):
+# equal weights, since on real chat BM25 finds what MiniLM misses as often as the reverse; k=2 is
+# Qdrant's default (the numbers: benchmarks/retrieval.py).
 RRF_K = 2
-RRF_WEIGHTS = (2.0, 1.0)  # dense, BM25
+RRF_WEIGHTS = (1.0, 1.0)  # dense, BM25
 # With `recency`, a memory from now scores RECENCY_WEIGHT x |its score| more than a very old one would.
 RECENCY_WEIGHT = 1.0
 
