@@ -32,6 +32,19 @@ def free_port() -> int:
         return port
 
 
+def alive(pid: int) -> bool:
+    """Whether process `pid` runs; one that exited but is not yet reaped (a zombie) does not."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:  # reaped between the two looks
+        return False
+
+
 def memhub_process(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     """`memhub ARGS` in its own process, output to `log`."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHUB_")}

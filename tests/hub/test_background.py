@@ -16,6 +16,7 @@ from hub.background import BackgroundProcess
 from hub.conflicts.judge.pairmodel import PairModel
 from hub.embedding import Embedder
 from hub.settings import Settings
+from tests.helpers import alive
 
 TEXTS = ["Dana moved the design sync to Wednesday", "the spare tent is in the garage", "Yoni likes tea"]
 PAIRS = [("Dana works until 18:00", "Dana works until 20:00"), ("Yoni likes tea", "Yoni enjoys tea")]
@@ -26,16 +27,6 @@ def background() -> Iterator[BackgroundProcess]:
     process = BackgroundProcess(Settings(background_niceness=7))
     yield process
     process.close()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A child that exited but is not yet reaped is a zombie: gone for our purposes.
-    with open(f"/proc/{pid}/stat") as stat:
-        return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def test_it_computes_what_the_models_compute_in_process(
@@ -96,12 +87,12 @@ def test_it_exits_when_the_hub_is_killed_outright() -> None:
     )
     assert hub.stdout is not None
     child = int(hub.stdout.readline())
-    assert _alive(child)
+    assert alive(child)
 
     hub.kill()
     hub.wait()
     deadline = time.monotonic() + 10
-    while _alive(child) and time.monotonic() < deadline:
+    while alive(child) and time.monotonic() < deadline:
         time.sleep(0.1)
 
-    assert not _alive(child)
+    assert not alive(child)

@@ -1,6 +1,5 @@
 """Indexing the embedded store on a copy in a child process, while it serves (`hub.store.index_copy`)."""
 
-import os
 import signal
 import subprocess
 import sys
@@ -17,7 +16,7 @@ import pytest
 from hub.store.base import MemoryFilter, MemoryPoint, SearchMode, SearchQuery, SparseVec
 from hub.store.edge import EdgeStore
 from hub.store.index_copy import READY, copy_of, swapped
-from tests.helpers import stop
+from tests.helpers import alive, stop
 from tests.store.conftest import make_memory
 
 FILLER = 8_000  # enough for the engine to build an HNSW graph
@@ -194,7 +193,7 @@ def test_a_hub_killed_while_indexing_loses_nothing_and_leaves_no_builder(tmp_pat
         assert copy_of(path).exists()
         owner.send_signal(signal.SIGKILL)
         owner.wait(30)
-        wait_for(lambda: not _alive(builder), timeout=10)  # the child died with it
+        wait_for(lambda: not alive(builder), timeout=10)  # the child died with it
     finally:
         stop(owner, log=log)
     store = EdgeStore(path)
@@ -203,13 +202,3 @@ def test_a_hub_killed_while_indexing_loses_nothing_and_leaves_no_builder(tmp_pat
         assert not copy_of(path).exists()
     finally:
         store.close()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie is dead too: its parent (the killed owner) is gone, so init reaps it soon.
-    status = Path(f"/proc/{pid}/status")
-    return status.exists() and "zombie" not in status.read_text()
