@@ -22,34 +22,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-
 from benchmarks.common import benchmark_parser, chat_memories, start_hub, wait_for_events
 from benchmarks.http_path import PROJECTS, QUESTIONS, percentile, raw_figures, searches
-from benchmarks.scale import CHUNK, DISTINCT, points
+from benchmarks.scale import fill
 from hub.embedding import Embedder
 from hub.models import memory_id_for
 from hub.settings import Settings, get_settings
-from hub.sparse import SparseEncoder
 from hub.store import open_store
 from hub.store.index_copy import copy_of
 from memhub_client import Memhub
 
 SETTINGS = ["MEMHUB_STORE_INDEX_THRESHOLD=1000"]
-
-
-def fill(data_dir: Path, count: int, embedder: Embedder) -> None:
-    texts = chat_memories(DISTINCT)
-    vectors = np.asarray(
-        embedder.encode(texts, batch_size=get_settings().encode_batch_size), dtype=np.float32
-    )
-    sparse, store = SparseEncoder(), open_store(Settings(data_dir=data_dir))
-    try:
-        store.record_model(embedder.identity)
-        for at in range(0, count, CHUNK):
-            store.upsert(points(texts, vectors, at, min(at + CHUNK, count), sparse))
-    finally:
-        store.close()
 
 
 def search_while(hub: Memhub, condition: Callable[[], bool]) -> list[float]:
@@ -101,7 +84,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="memhub-indexing-") as tmp:
         data_dir = Path(tmp) / "data"
         started = time.monotonic()
-        fill(data_dir, args.memories, embedder)
+        store = open_store(Settings(data_dir=data_dir))
+        try:
+            fill(store, embedder, args.memories)
+        finally:
+            store.close()
         print(
             f"filled {args.memories:,} memories, unindexed, in {time.monotonic() - started:.0f} s", flush=True
         )

@@ -29,7 +29,7 @@ from hub.models import EventCreate, Memory, Scope
 from hub.settings import Settings, get_settings
 from hub.sparse import SparseEncoder
 from hub.store import open_store
-from hub.store.base import MemoryPoint
+from hub.store.base import MemoryPoint, MemoryStore
 from memhub_client import Memhub
 
 DISTINCT = 4_000
@@ -55,29 +55,35 @@ def points(
     return out
 
 
+def fill(store: MemoryStore, embedder: Embedder, count: int, *, progress: bool = False) -> float:
+    """Put `count` memories straight into `store` (step 1 above) and flush; the seconds it took to
+    store them, the model's encoding of the DISTINCT texts left out."""
+    texts = chat_memories(DISTINCT)
+    vectors = np.asarray(
+        embedder.encode(texts, batch_size=get_settings().encode_batch_size), dtype=np.float32
+    )
+    sparse = SparseEncoder()
+    store.record_model(embedder.identity)
+    started = time.monotonic()
+    for at in range(0, count, CHUNK):
+        store.upsert(points(texts, vectors, at, min(at + CHUNK, count), sparse))
+        if progress and (at // CHUNK) % 10 == 9:
+            print(f"  filled {at + CHUNK:,} in {time.monotonic() - started:.0f} s", flush=True)
+    store.flush()
+    return time.monotonic() - started
+
+
 def main() -> None:
     parser = benchmark_parser(__doc__)
     parser.add_argument("--memories", type=int, default=1_000_000)
     parser.add_argument("--searches", type=int, default=200)
     args = parser.parse_args()
     embedder = Embedder(expected_sha256=get_settings().model_sha256)
-    texts = chat_memories(DISTINCT)
-    vectors = np.asarray(
-        embedder.encode(texts, batch_size=get_settings().encode_batch_size), dtype=np.float32
-    )
-    sparse = SparseEncoder()
 
     with tempfile.TemporaryDirectory(prefix="memhub-scale-") as tmp:
         data_dir = Path(tmp) / "data"
         store = open_store(Settings(data_dir=data_dir))
-        store.record_model(embedder.identity)
-        started = time.monotonic()
-        for at in range(0, args.memories, CHUNK):
-            store.upsert(points(texts, vectors, at, min(at + CHUNK, args.memories), sparse))
-            if (at // CHUNK) % 10 == 9:
-                print(f"  filled {at + CHUNK:,} in {time.monotonic() - started:.0f} s", flush=True)
-        store.flush()
-        filled = time.monotonic() - started
+        filled = fill(store, embedder, args.memories, progress=True)
         filled_rss = memory_mib(os.getpid())[0]
         print(
             f"filled {store.count():,} memories in {filled:.0f} s; resident {filled_rss:,.0f} MiB", flush=True
@@ -89,7 +95,7 @@ def main() -> None:
         print(f"indexed in {indexed:.0f} s; resident {indexed_rss:,.0f} MiB", flush=True)
         store.close()
 
-        encode_one = raw_figures(embedder, texts[:500])[1]
+        encode_one = raw_figures(embedder, chat_memories(DISTINCT)[:500])[1]
 
         started = time.monotonic()
         process, url = start_hub(data_dir)
