@@ -1,6 +1,6 @@
 """The path agents take: a started `memhub up`, driven over HTTP, with ratios to the raw model of the same run.
 
-    python -m benchmarks.http_path [--memories 2000] [--searches 200] [--setting MEMHUB_NAME=VALUE]
+    python -m benchmarks.http_path [--memories 2000] [--searches 1000] [--setting MEMHUB_NAME=VALUE]
 
 1. `memhub up` starts in its own process (embedded Redis and store, its own workers).
 2. Raw model figures, in this process while the hub is idle: batched `encode` of the memories'
@@ -13,7 +13,8 @@
    as memories per second against the raw batched encode.
 4. Search on the settled hub, once its background queue (reviews, promotion scoring) has stayed
    empty for a few seconds: scope-filtered searches (a project each), p50 and p95 over HTTP,
-   against one query encode.
+   against one query encode. A thousand by default: a p95 rests on its slowest twentieth, which
+   must be more than a handful of searches to say the same twice.
 5. The same searches while four agents publish 20 events a second in all, one event to a request,
    and how many of those events were searchable and reviewed when the searches ended.
 6. Publish to searchable on an idle hub: one event, then its status until stored, p50 and p95.
@@ -109,7 +110,7 @@ def row(name: str, value: float, unit: str, ratios: tuple[float, float], bound: 
 def main() -> None:
     parser = benchmark_parser(__doc__)
     parser.add_argument("--memories", type=int, default=2_000)
-    parser.add_argument("--searches", type=int, default=200)
+    parser.add_argument("--searches", type=int, default=1_000)
     parser.add_argument(
         "--setting",
         action="append",
