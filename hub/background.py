@@ -43,8 +43,8 @@ def _start(settings: Settings, parent: int) -> None:
     # Ctrl-C reaches the whole process group; the hub stops this process itself once its workers stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with, args=(parent,), name="memhub-exit-with-hub", daemon=True).start()
-    # OpenMP reads this once, when torch loads: idle model threads then sleep instead of spinning on
-    # the cores the API's query encodes need (the API's own threads keep spinning, for latency).
+    # OpenMP reads this once, when torch loads: the pair judge's idle threads then sleep instead of
+    # spinning on the cores the API's searches need (ONNX Runtime's sessions never spin: hub.embedding_onnx).
     if "torch" in sys.modules:
         log.warning("torch loaded before the background process set OMP_WAIT_POLICY; its threads will spin")
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")

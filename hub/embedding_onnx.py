@@ -147,9 +147,9 @@ def _session(path: Path, threads: int | None) -> onnxruntime.InferenceSession:
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = threads or 0  # 0: one per physical core
     options.inter_op_num_threads = 1
-    # The process that said its OpenMP threads should sleep when idle means the same of these.
-    if os.environ.get("OMP_WAIT_POLICY", "").upper() == "PASSIVE":
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    # Idle threads sleep instead of spinning: between a server's queries a spinning pool holds the
+    # cores that the rest of the hub (its workers, its background process) needs at that moment.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 

@@ -49,7 +49,7 @@ def test_it_runs_at_the_niceness_settings_give(background: BackgroundProcess) ->
     assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, 0) + 7
 
 
-def test_its_model_threads_wait_passively_while_the_apis_spin(
+def test_its_torch_threads_wait_passively_and_the_hubs_environment_is_left_alone(
     background: BackgroundProcess, embedder: Embedder
 ) -> None:
     background.wait_ready(embedder.identity)

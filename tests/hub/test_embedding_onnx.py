@@ -130,3 +130,9 @@ def test_searches_from_many_threads_at_once_get_each_their_own_vector(
     for thread in threads:
         thread.join()
     assert wrong == []
+
+
+def test_its_threads_sleep_between_encodes_instead_of_spinning(embedder: Embedder) -> None:
+    assert embedder.onnx is not None
+    options = embedder.onnx.session.get_session_options()
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
