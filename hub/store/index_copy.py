@@ -78,7 +78,10 @@ def fsync_dir(path: Path) -> None:
 
 def start_build(copy: Path, dimensions: int, *, niceness: int) -> subprocess.Popen[bytes]:
     """Index the shard copied at `copy` in a child process (`main`), which dies with this one."""
-    command = [sys.executable, "-m", __name__, str(copy), str(dimensions), str(niceness), str(os.getpid())]
+    # Not `-m`: the package imports this module before runpy would run it again as __main__, which
+    # Python warns of on every build.
+    entry = f"import sys; from {__name__} import main; main(sys.argv[1:])"
+    command = [sys.executable, "-c", entry, str(copy), str(dimensions), str(niceness), str(os.getpid())]
     return subprocess.Popen(command, stdin=subprocess.DEVNULL)
 
 
@@ -105,7 +108,3 @@ def _die_with(parent: int) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # it died before the line above
         os._exit(1)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
