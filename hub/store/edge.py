@@ -337,7 +337,7 @@ class EdgeStore:
                     f"indexing a copy of the store in {copy} failed (exit {self._builder.returncode}, "
                     "its log above); the store is as it was, and is searched by brute force until indexed"
                 )
-            with self._write_lock, self._lock:
+            with self._write_lock:  # writes wait from here; searches go on with the old shard
                 if self._closed:
                     raise RuntimeError("the store was closed while a copy of it was indexed")
                 built = qe.EdgeShard.load(str(copy), shard_config(self.dimensions))
@@ -348,9 +348,10 @@ class EdgeStore:
                 finally:
                     built.close()
                 index_copy.mark_ready(copy)
-                self._shard.close()
-                index_copy.swap_in(self.path)
-                self._shard = _open_shard(self.path, self.dimensions)
+                with self._lock:  # searches wait only while one shard is closed and the other opened
+                    self._shard.close()
+                    index_copy.swap_in(self.path)
+                    self._shard = _open_shard(self.path, self.dimensions)
             return True
         finally:
             self._replay = None

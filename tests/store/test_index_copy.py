@@ -15,7 +15,7 @@ import pytest
 
 from hub.store.base import MemoryFilter, MemoryPoint, SearchMode, SearchQuery, SparseVec
 from hub.store.edge import EdgeStore
-from hub.store.index_copy import READY, copy_of, swapped
+from hub.store.index_copy import READY, copy_of, mark_ready, swapped
 from tests.helpers import alive, stop
 from tests.store.conftest import make_memory
 
@@ -94,6 +94,31 @@ def test_searches_and_writes_go_on_while_a_copy_is_indexed(tmp_path: Path) -> No
         assert reopened.count() == FILLER + 49 and reopened.unindexed_count() == 49
     finally:
         reopened.close()
+
+
+def test_searches_go_on_while_the_writes_made_meanwhile_are_replayed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = EdgeStore(tmp_path / "memories")
+    try:
+        fill(store, 1_000)
+        vector = random_points(0, 1)[0].dense
+        answered: list[float] = []
+
+        def search_from_another_thread(copy: Path) -> None:
+            # Called once the copy is built and the writes replayed onto it, before the swap: the
+            # store's write lock is held, and a search must not wait for it.
+            asker = threading.Thread(target=lambda: answered.append(len(store.search(nearest(vector)))))
+            asker.start()
+            asker.join(5)
+            assert not asker.is_alive(), "a search waited for the replay"
+            mark_ready(copy)
+
+        monkeypatch.setattr("hub.store.edge.index_copy.mark_ready", search_from_another_thread)
+        assert store.optimize() is True
+        assert answered == [10]
+    finally:
+        store.close()
 
 
 def test_a_failed_build_leaves_the_store_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
