@@ -103,7 +103,7 @@ def test_searches_go_on_while_the_writes_made_meanwhile_are_replayed(
     try:
         fill(store, 1_000)
         vector = random_points(0, 1)[0].dense
-        answered: list[float] = []
+        answered: list[int] = []
 
         def search_from_another_thread(copy: Path) -> None:
             # Called once the copy is built and the writes replayed onto it, before the swap: the
@@ -115,8 +115,25 @@ def test_searches_go_on_while_the_writes_made_meanwhile_are_replayed(
             mark_ready(copy)
 
         monkeypatch.setattr("hub.store.edge.index_copy.mark_ready", search_from_another_thread)
-        assert store.optimize() is True
+        outcome: list[object] = []
+
+        def index() -> None:
+            try:
+                outcome.append(store.optimize())
+            except AssertionError as exc:
+                outcome.append(exc)
+
+        indexing = threading.Thread(target=index)
+        indexing.start()
+        wait_for(lambda: store._builder is not None)
+        late = random_points(1_000, 1_010, seed=99)
+        store.upsert(late)  # made during the build: replayed onto the copy
+        indexing.join(120)
+
+        assert outcome == [True]
         assert answered == [10]
+        assert store.count() == 1_010
+        assert store.search(nearest(late[3].dense))[0].memory.id == late[3].memory.id
     finally:
         store.close()
 
