@@ -77,8 +77,9 @@ def fill(store: MemoryStore, embedder: Embedder, count: int, *, progress: bool =
 
 
 @contextmanager
-def children_peak(every: float = 0.5) -> Iterator[list[float]]:
-    """The peak resident memory (MiB) of each process this one starts meanwhile, read until it ends."""
+def children_peak(every: float = 0.5) -> Iterator[dict[int, float]]:
+    """The peak resident memory (MiB) of each process this one starts meanwhile, by pid; complete once
+    the block ends."""
     peaks: dict[int, float] = {}
     done = threading.Event()
 
@@ -91,13 +92,11 @@ def children_peak(every: float = 0.5) -> Iterator[list[float]]:
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
-    found: list[float] = []
     try:
-        yield found
+        yield peaks
     finally:
         done.set()
         watcher.join()
-        found.extend(peaks.values())
 
 
 def main() -> None:
@@ -122,7 +121,7 @@ def main() -> None:
             store.optimize()
         indexed = time.monotonic() - started
         indexed_rss = memory_mib(os.getpid())[0]
-        builder_peak = max(peaks, default=0.0)
+        builder_peak = max(peaks.values(), default=0.0)
         print(
             f"indexed in {indexed:.0f} s; resident {indexed_rss:,.0f} MiB, the builder's peak {builder_peak:,.0f} MiB",
             flush=True,
