@@ -28,8 +28,10 @@ fresh4 76 -> 84, fresh5 76 -> 78, fresh6 76 -> 81 refused; look-alikes 0, 0, 4 -
 such a value the shape and length of its digits written together ("4418") then took the held-out
 voice writer from 21 to 66 of 81 in `training.secret_detector --cv` (all held out 1,235 -> 1,286 of
 1,569, look-alikes 13 both), but the blind halves from 84 / 78 / 81 to 83 / 77 / 81 refused and
-fresh6's look-alikes from 3 to 4: not shipped. fresh4, fresh5 and fresh6 are the blind halves: leave
-their rows unread.
+fresh6's look-alikes from 3 to 4: not shipped. fresh7 (10 + 10 per language) was written blind on
+2026-12-06 by a writer who opened no file of the repository, and measured once on that day's model and
+rules: 79 of 90 secrets refused, 76 named, no look-alike refused. fresh4, fresh5, fresh6 and fresh7 are
+the blind halves: leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
@@ -54,7 +56,7 @@ from hub.secrets import find_secrets
 from training.secret_detector import BLIND
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secrets_i18n.jsonl"
-SPLITS = ("dev", "test", "fresh", "fresh3", "fresh4", "fresh5", "fresh6")
+SPLITS = ("dev", "test", "fresh", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
 
 
 def load(path: Path = DATA) -> list[dict[str, Any]]:
