@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 import zlib
 from bisect import bisect_left
 from collections import Counter
@@ -42,18 +43,27 @@ LEFT, RIGHT = 60, 25  # characters read before and after a value
 VALUE = re.compile(r"[*#]?(?=\S{0,63}?[\d!@$%&_*#])[^\s,;()\[\]\"«»“”]{3,64}")
 
 
-# Digits read out one by one ("the pin is 4 4 1 8"), as a voice assistant transcribes them: one value.
-DICTATED = re.compile(r"(?<!\w)\d(?: \d){2,}(?!\w)")
+# Numbers read out one or two digits at a time ("the pin is 4 4 1 8", a dial's "10 20 30"), as a
+# voice assistant transcribes them or a person reads a combination: one value.
+DICTATED = re.compile(r"(?<!\w)\d{1,2}(?: \d{1,2}){2,}(?!\w)")
+# Hebrew's one-letter prefixes ("to", "in", "and", ...) join a number with a maqaf or a hyphen: "ל־2205".
+_HEBREW_PREFIX = re.compile(r"[והבכלמש]{1,3}[\u05BE-](?=\d)")
 
 
 def candidates(text: str) -> list[tuple[int, int, str]]:
     """Every value-shaped token, and every run of dictated digits: (start, end, value), in order, end
-    punctuation left out."""
+    punctuation (of any script) and a Hebrew prefix left out."""
     found = [(match.start(), match.end(), match.group(0)) for match in DICTATED.finditer(text)]
     for match in VALUE.finditer(text):
-        value = match.group(0).rstrip(".:!?")
+        start, value = match.start(), match.group(0)
+        prefix = _HEBREW_PREFIX.match(value)
+        if prefix:
+            start, value = start + prefix.end(), value[prefix.end() :]
+        value = value.rstrip(".:!?")
+        while value and ord(value[-1]) > 127 and unicodedata.category(value[-1]).startswith("P"):
+            value = value[:-1]
         if len(value) >= 3:
-            found.append((match.start(), match.start() + len(value), value))
+            found.append((start, start + len(value), value))
     return sorted(found)
 
 

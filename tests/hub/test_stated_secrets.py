@@ -58,6 +58,24 @@ def test_digits_read_out_one_by_one_are_one_value() -> None:
     assert [v for _, _, v in stated_secrets.candidates("at 7 30 or 8 15")] == []
 
 
+def test_a_combination_read_two_digits_at_a_time_is_one_value() -> None:
+    text = "the padlock opens on 15 35 05, then pull"
+    assert [v for _, _, v in stated_secrets.candidates(text)] == ["15 35 05"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("الرمز هو 4471، لا تنسه", "4471"),  # an Arabic comma after it
+        ("שיניתי את הקוד ל־8842 אתמול", "8842"),  # a Hebrew prefix joined by a maqaf
+        ("הקוד ב-5093 עכשיו", "5093"),  # ... or by a hyphen
+        ("暗証番号は 6621。", "6621"),  # a CJK full stop
+    ],
+)
+def test_a_value_is_read_without_the_punctuation_and_prefixes_of_its_script(text: str, value: str) -> None:
+    assert [v for _, _, v in stated_secrets.candidates(text)] == [value]
+
+
 def test_a_value_of_the_longest_shape_is_read_like_any_other() -> None:
     # A marked value ("#" and 64 characters) is one longer than the longest length bucket.
     text = "the ticket is #" + "a1" * 32 + " for tomorrow"
