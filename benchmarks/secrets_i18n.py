@@ -35,7 +35,9 @@ any script after it and a Hebrew prefix joined to it, and a dial's pairs of digi
 same day: fresh4 84 -> 85, fresh5 78, fresh6 81, fresh7 79 refused (75 named); look-alikes 0, 0, 3, 0.
 With eight more writers' training sentences (1,296), the same day, at 0.8: 87, 79, 83, 81 refused (86,
 77, 80, 79 named); look-alikes 0, 0, 2, 0. At 0.75, which the CV rule gave and was not shipped, they
-were 87, 80, 83, 82 refused and 0, 0, 3, 0 look-alikes.
+were 87, 80, 83, 82 refused and 0, 0, 3, 0 look-alikes. With a ninth writer's quantities said with
+their units, at 0.75, which the CV rule gave again: 88, 80, 83, 82 refused (87, 78, 80, 79 named);
+look-alikes 0, 0, 3, 0.
 fresh4, fresh5, fresh6 and fresh7 are the blind halves: leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
