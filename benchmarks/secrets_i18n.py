@@ -37,8 +37,10 @@ With eight more writers' training sentences (1,296), the same day, at 0.8: 87, 7
 77, 80, 79 named); look-alikes 0, 0, 2, 0. At 0.75, which the CV rule gave and was not shipped, they
 were 87, 80, 83, 82 refused and 0, 0, 3, 0 look-alikes. With a ninth writer's quantities said with
 their units, at 0.75, which the CV rule gave again: 88, 80, 83, 82 refused (87, 78, 80, 79 named);
-look-alikes 0, 0, 3, 0.
-fresh4, fresh5, fresh6 and fresh7 are the blind halves: leave their rows unread.
+look-alikes 0, 0, 3, 0. After that last measurement fresh7's rows were shown once, in a diff read
+before landing; nothing was changed after it, but fresh7 is no longer blind for a later change.
+fresh4, fresh5 and fresh6 are the blind halves: leave their rows unread, and write a new half by a
+writer who never saw the repository to measure the next change on as well.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
