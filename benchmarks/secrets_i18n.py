@@ -39,8 +39,10 @@ were 87, 80, 83, 82 refused and 0, 0, 3, 0 look-alikes. With a ninth writer's qu
 their units, at 0.75, which the CV rule gave again: 88, 80, 83, 82 refused (87, 78, 80, 79 named);
 look-alikes 0, 0, 3, 0. After that last measurement fresh7's rows were shown once, in a diff read
 before landing; nothing was changed after it, but fresh7 is no longer blind for a later change.
-fresh4, fresh5 and fresh6 are the blind halves: leave their rows unread, and write a new half by a
-writer who never saw the repository to measure the next change on as well.
+fresh8 (10 + 10 per language) was written blind the same day, after the last change, by a writer who
+opened no file of the repository, and measured once on the model before that day's changes and once on
+the model after them: 72 -> 78 of 90 secrets refused, 68 -> 75 named, 1 -> 2 of 90 look-alikes refused.
+fresh4, fresh5, fresh6 and fresh8 are the blind halves: leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
@@ -65,7 +67,7 @@ from hub.secrets import find_secrets
 from training.secret_detector import BLIND
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secrets_i18n.jsonl"
-SPLITS = ("dev", "test", "fresh", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
+SPLITS = ("dev", "test", "fresh", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8")
 
 
 def load(path: Path = DATA) -> list[dict[str, Any]]:

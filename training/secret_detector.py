@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 LABELLED = REPO / "tests" / "data" / "secrets_i18n.jsonl"
 TRAIN = REPO / "training" / "data" / "secrets_train.jsonl"
 CORPUS = REPO / "tests" / "data" / "secrets_corpus.jsonl"
-BLIND = frozenset({"fresh4", "fresh5", "fresh6", "fresh7"})
+BLIND = frozenset({"fresh4", "fresh5", "fresh6", "fresh7", "fresh8"})
 # The kinds people say in words; keys and tokens with a provider's shape are the rules' alone.
 STATED = frozenset(
     {"pin", "password", "passphrase", "access_code", "card_security_code", "bank_login", "recovery_codes"}
