@@ -27,6 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
+from hub.writing_systems import HEBREW_PREFIXES
+
 FOLDER = Path(__file__).parent / "secret_model"
 # The lowest of 0.5, 0.55, ... 0.95 at which the held-out look-alikes the model refuses in
 # `python -m training.secret_detector --cv` are at most 1%, and REALTALK's even conversations none.
@@ -47,7 +49,12 @@ VALUE = re.compile(r"[*#]?(?=\S{0,63}?[\d!@$%&_*#])[^\s,;()\[\]\"«»“”]{3,6
 # voice assistant transcribes them or a person reads a combination: one value.
 DICTATED = re.compile(r"(?<!\w)\d{1,2}(?: \d{1,2}){2,}(?!\w)")
 # Hebrew's one-letter prefixes ("to", "in", "and", ...) join a number with a maqaf or a hyphen: "ל־2205".
-_HEBREW_PREFIX = re.compile(r"[והבכלמש]{1,3}[\u05BE-](?=\d)")
+_HEBREW_PREFIX = re.compile(f"[{''.join(sorted(HEBREW_PREFIXES))}]{{1,3}}[\u05be-](?=\\d)")
+
+
+def _closes(char: str) -> bool:
+    """Punctuation that ends a sentence or a clause after a value: ASCII's ".:!?", any other script's."""
+    return char in ".:!?" or (ord(char) > 127 and unicodedata.category(char).startswith("P"))
 
 
 def candidates(text: str) -> list[tuple[int, int, str]]:
@@ -59,8 +66,7 @@ def candidates(text: str) -> list[tuple[int, int, str]]:
         prefix = _HEBREW_PREFIX.match(value)
         if prefix:
             start, value = start + prefix.end(), value[prefix.end() :]
-        value = value.rstrip(".:!?")
-        while value and ord(value[-1]) > 127 and unicodedata.category(value[-1]).startswith("P"):
+        while value and _closes(value[-1]):
             value = value[:-1]
         if len(value) >= 3:
             found.append((start, start + len(value), value))
