@@ -45,7 +45,11 @@ the model after them: 72 -> 78 of 90 secrets refused, 68 -> 75 named, 1 -> 2 of 
 Measured and not shipped: a phrase between double quotes of any language as a value (a passphrase is
 words), which took the CV at 0.75 from 1,914 to 1,962 held-out secrets refused with look-alikes at 23,
 but the blind halves from 88 / 80 / 83 / 78 to 88 / 80 / 83 / 77 refused (fresh4, 5, 6, 8).
-fresh4, fresh5, fresh6 and fresh8 are the blind halves: leave their rows unread.
+fresh9 (10 + 10 per language) was written blind on 2026-12-06 by a writer who opened no file of the
+repository, asked for at least one passphrase in plain words and one wallet seed phrase per language
+(told that wallets give 12 or 24 words, and that people also write fewer), and measured once on the
+model and rules of that day: 73 of 90 secrets refused, 69 named, 1 of 90 look-alikes refused.
+fresh4, fresh5, fresh6, fresh8 and fresh9 are the blind halves: leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
@@ -70,7 +74,7 @@ from hub.secrets import find_secrets
 from training.secret_detector import BLIND
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secrets_i18n.jsonl"
-SPLITS = ("dev", "test", "fresh", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8")
+SPLITS = ("dev", "test", "fresh", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9")
 
 
 def load(path: Path = DATA) -> list[dict[str, Any]]:
