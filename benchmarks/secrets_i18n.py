@@ -48,7 +48,10 @@ but the blind halves from 88 / 80 / 83 / 78 to 88 / 80 / 83 / 77 refused (fresh4
 fresh9 (10 + 10 per language) was written blind on 2026-12-06 by a writer who opened no file of the
 repository, asked for at least one passphrase in plain words and one wallet seed phrase per language
 (told that wallets give 12 or 24 words, and that people also write fewer), and measured once on the
-model and rules of that day: 73 of 90 secrets refused, 69 named, 1 of 90 look-alikes refused.
+model and rules of that day: 73 of 90 secrets refused, 69 named, 1 of 90 look-alikes refused. Once
+more when a run of 12 words of one BIP-39 list became a seed phrase, in one session: 78 refused, 75
+named (70 before, counting a seed phrase named as one), 1 look-alike; the other blind halves did not
+move (88, 80, 83, 82, 78).
 fresh4, fresh5, fresh6, fresh8 and fresh9 are the blind halves: leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
@@ -81,12 +84,18 @@ def load(path: Path = DATA) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
+# A wallet's seed phrase is named as one: the set labels it a passphrase or recovery codes.
+SEED_PHRASE_IS = frozenset({"passphrase", "recovery_codes"})
+
+
 def named(row: dict[str, Any]) -> bool:
     """Whether a finding of the row's kind covers the row's value."""
     start = row["text"].index(row["value"])
     end = start + len(row["value"])
     return any(
-        f.kind == row["kind"] and f.start <= start and f.end >= end
+        (f.kind == row["kind"] or (f.kind == "seed_phrase" and row["kind"] in SEED_PHRASE_IS))
+        and f.start <= start
+        and f.end >= end
         for f in find_secrets(row["text"], said=True)
     )
 

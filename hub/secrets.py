@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from hub import stated_secrets
+from hub import seed_phrases, stated_secrets
 from hub.secret_languages import LANGUAGES, Language
 
 __all__ = ["LABELS", "SecretError", "SecretFinding", "ensure_no_secrets", "find_secrets", "redact"]
@@ -1304,6 +1304,7 @@ def _find_secrets(text: str, *, decode: bool = True, prose: bool = False) -> lis
                 if rule.kind_of:
                     said[priority, start, end] = partial(rule.kind_of, match)
     claims.extend((len(_RULES), start, end, "card_number") for start, end in _find_cards(text))
+    claims.extend((len(_RULES), start, end, "seed_phrase") for start, end in seed_phrases.find(text))
     if decode:  # last: a rule that knows the encoded run itself (a key, a JWT) names it better
         claims.extend((len(_RULES) + 1, start, end, kind) for start, end, kind in _find_encoded(text))
     if prose and decode and not claims:
