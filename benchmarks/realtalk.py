@@ -1,6 +1,6 @@
 """Retrieval on real conversations (REALTALK), through a started `memhub up`, as agents use it.
 
-    python -m benchmarks.realtalk [--conversations 10] [--limit 50]
+    python -m benchmarks.realtalk [--conversations 10] [--limit 50] [--model PATH]
 
 REALTALK (../shared/data/realtalk; not shipped, read from there): ten real two-person messaging
 conversations, each about three weeks long, with questions whose evidence names messages.
@@ -242,6 +242,10 @@ def main() -> None:
         "--mode", default="hybrid", choices=["hybrid", "dense", "sparse"], help="the hub's search mode"
     )
     parser.add_argument(
+        "--model",
+        help="the embedding model (MEMHUB_MODEL) for the hub and the naive baselines; default: the shipped one",
+    )
+    parser.add_argument(
         "--keep",
         type=Path,
         help="keep the hub's data here, and reuse it if a run already filled it (re-ranking only)",
@@ -262,7 +266,7 @@ def main() -> None:
         data = args.keep or Path(tmp) / "data"
         filled = data / "realtalk-published"
         reuse = filled.exists() and filled.read_text() == str(args.conversations)
-        process, url = start_hub(data)
+        process, url = start_hub(data, [f"MEMHUB_MODEL={args.model}"] if args.model else [])
         try:
             with Memhub(url, agent=AGENT, timeout=120.0) as hub:
                 if not reuse:
@@ -298,7 +302,7 @@ def main() -> None:
             process.terminate()
             process.wait(60)
 
-    embedder = Embedder(expected_sha256=get_settings().model_sha256)
+    embedder = Embedder(args.model) if args.model else Embedder(expected_sha256=get_settings().model_sha256)
     sparse = SparseEncoder()
     for c in [] if args.no_baselines else conversations:
         if args.split and c.split != args.split:
