@@ -1,11 +1,12 @@
 """A crypto wallet's seed phrase written out, in any language a wallet writes one in.
 
-A wallet gives its owner 12 to 24 words from one of BIP-39's word lists (English, Spanish, French,
-Italian, Portuguese, Czech, Russian, Turkish, Japanese, Korean, Chinese), and whoever holds the words
+A wallet gives its owner 12 to 24 words from one of BIP-39's word lists, and whoever holds the words
 holds the wallet. So a run of at least 12 words of one list is a seed phrase whatever names it, or
 nothing does: the words are the lists' own, as Trezor's reference implementation (`mnemonic`) ships
 them, rather than any language's word for "seed phrase". Prose never runs that long on them: every
-language's sentences need short words the lists leave out (an article, "is", "of").
+language's sentences need short words the lists leave out (an article, "is", "of"). Read: English,
+Spanish, French, Italian, Portuguese, Czech, Russian, Turkish, Japanese and Korean; not Chinese, whose
+lists are single characters, what all Chinese prose is made of.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ _TOO_SHORT = SHORTEST * 3 - 1
 def _lists() -> dict[str, int]:
     """Each word of every list, with a bit for each list that holds it."""
     bits: dict[str, int] = {}
-    for i, language in enumerate(sorted(Mnemonic.list_languages())):
+    languages = sorted(name for name in Mnemonic.list_languages() if not name.startswith("chinese"))
+    for i, language in enumerate(languages):
         for word in Mnemonic(language).wordlist:
             key = unicodedata.normalize("NFC", word)
             bits[key] = bits.get(key, 0) | 1 << i
@@ -44,11 +46,11 @@ def find(text: str) -> Iterator[tuple[int, int]]:
     # Most texts hold fewer than SHORTEST words of any list, counted without a loop of our own.
     if sum(map(_lists().__contains__, _WORD.findall(text.lower()))) < SHORTEST:
         return
-    words = _WORD.findall(text)
     # Runs are found on the words alone, and placed in the text only for the rare one found.
-    for first, last in _runs(words):
+    runs = list(_runs(_WORD.findall(text)))
+    if runs:
         spans = [m.span() for m in _WORD.finditer(text)]
-        yield spans[first][0], spans[last][1]
+        yield from ((spans[first][0], spans[last][1]) for first, last in runs)
 
 
 def _runs(words: list[str]) -> Iterator[tuple[int, int]]:

@@ -14,9 +14,9 @@ from hub.secrets import find_secrets, redact
 ENTROPY = bytes(range(7, 23))
 
 
-def phrase(language: str, strength_bytes: bytes = ENTROPY) -> str:
+def phrase(language: str, entropy: bytes = ENTROPY) -> str:
     # Wallets show the words composed, as people type them (the lists are stored decomposed).
-    return unicodedata.normalize("NFC", Mnemonic(language).to_mnemonic(strength_bytes))
+    return unicodedata.normalize("NFC", Mnemonic(language).to_mnemonic(entropy))
 
 
 @pytest.mark.parametrize(
@@ -65,6 +65,11 @@ def test_a_capitalised_word_breaks_a_run() -> None:
     words = phrase("english").split()
     broken = " ".join(words[:6] + [words[6].capitalize()] + words[7:])
     assert list(seed_phrases.find(broken)) == []
+
+
+def test_chinese_lists_are_not_read() -> None:
+    # Their words are single characters: all Chinese prose would be made of them.
+    assert list(seed_phrases.find(" ".join(phrase("chinese_simplified")) * 2)) == []
 
 
 def test_words_of_two_lists_do_not_make_one_run() -> None:
