@@ -56,7 +56,14 @@ for the model, after a colon, a dash or an arrow or between quotes of any script
 the CV rule then stood, 1,850 of 2,269 held-out secrets refused, against 1,914 at 0.75 before), and
 between quotes alone, paired (CV at 0.75: 1,965 refused, 1,868 named, look-alikes 23 as before; blind,
 measured once: fresh4 to fresh8 unchanged, fresh9 78 -> 77 refused and 1 -> 4 look-alikes refused).
-fresh4, fresh5, fresh6, fresh8 and fresh9 are the blind halves: leave their rows unread.
+fresh9 has decided one change (the quoted phrases) and is the less blind for it. fresh10 (10 + 10
+per language) was written blind after the last change, the same day, by a writer who opened no file of
+the repository, asked for two passphrases of ordinary words per language (one set apart by a colon or
+quotes, one with no punctuation) and for look-alikes that mention a passphrase without giving it or
+quote a phrase; measured once on that day's model and rules: 76 of 90 secrets refused, 73 named, no
+look-alike refused (of 87: three repeated sentences of fresh3 and fresh4 word for word, and were
+dropped). fresh4, fresh5, fresh6, fresh8, fresh9 and fresh10 are the blind halves: leave their rows
+unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
@@ -81,7 +88,19 @@ from hub.secrets import find_secrets
 from training.secret_detector import BLIND
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secrets_i18n.jsonl"
-SPLITS = ("dev", "test", "fresh", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9")
+SPLITS = (
+    "dev",
+    "test",
+    "fresh",
+    "fresh3",
+    "fresh4",
+    "fresh5",
+    "fresh6",
+    "fresh7",
+    "fresh8",
+    "fresh9",
+    "fresh10",
+)
 
 
 def load(path: Path = DATA) -> list[dict[str, Any]]:
