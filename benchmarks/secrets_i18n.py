@@ -62,8 +62,10 @@ the repository, asked for two passphrases of ordinary words per language (one se
 quotes, one with no punctuation) and for look-alikes that mention a passphrase without giving it or
 quote a phrase; measured once on that day's model and rules: 76 of 90 secrets refused, 73 named, no
 look-alike refused (of 87: three repeated sentences of fresh3 and fresh4 word for word, and were
-dropped). fresh4, fresh5, fresh6, fresh8, fresh9 and fresh10 are the blind halves: leave their rows
-unread.
+dropped). When a passphrase's words after its name and a colon or a dash became its value (a rule), in
+one session: fresh4 88, fresh5 80 -> 83, fresh6 83 -> 88, fresh7 82, fresh8 78 -> 79, fresh9 78 -> 84,
+fresh10 76 refused; look-alikes 0, 0, 3, 0, 2, 1, 0 unchanged. fresh4, fresh5, fresh6, fresh8, fresh9
+and fresh10 are the blind halves: leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a

@@ -593,6 +593,16 @@ def _said_beside_login(keys: re.Pattern[str] | None, match: re.Match[str]) -> bo
     )
 
 
+# A passphrase's words, to the end of their clause: letters first, no sentence punctuation inside.
+_PHRASE_VALUE = r"(?P<secret>[^\W\d_][^\n.,;:!?()\[\]\"«»“”„]{0,80}?)(?=[ \t]*(?:$|[\n.,;:!?()\[\]\"«»“”„]))"
+_PASSPHRASE_WORDS = (2, 8)  # fewer is a word, more a sentence
+
+
+def _phrase_of_words(match: re.Match[str]) -> bool:
+    words = match.group("secret").split()
+    return _PASSPHRASE_WORDS[0] <= len(words) <= _PASSPHRASE_WORDS[1] and not _PLACEHOLDER.match(words[0])
+
+
 def _token_after_words(match: re.Match[str]) -> bool:
     # "пароль от ноутбука qwerty2019": no "is", so only a value no word could be (letters and digits,
     # no e-mail), where it ends its clause (the pattern sees to those), with no number in the words before.
@@ -878,6 +888,23 @@ def _password_rules(speech: _Speech) -> list[_Rule]:
             kind_of=kind_of,
         )
     ]
+    if language.passphrases:
+        # A passphrase is words: after its name and a colon or a dash, the words to the end of the clause
+        # are its value ("frase secreta: tortuga lenta bajo la lluvia."). Not after "is", where the
+        # words may say where it is or what it is like ("is written in the blue notebook").
+        phrases = _opening(language.passphrases, glue=glue) + _words(language.passphrases, glue)
+        rules.append(
+            _Rule(
+                "passphrase",
+                re.compile(
+                    rf"(?i)(?P<head>{phrases}{speech.qualifier})(?P<sep>{_ASSIGN}|{_DASH}){_PHRASE_VALUE}"
+                ),
+                _phrase_of_words,
+                hints=_hints(language.passphrases),
+                script=speech.script,
+                kind_of=kind_of,
+            )
+        )
     if language.logins or language.banks:
         # A login and its password pasted side by side: "usuario jgarcia82, contraseña Banco2024!".
         near = re.compile(rf"(?i){_words(language.logins + language.banks, glue)}|@")

@@ -181,3 +181,33 @@ def test_a_bank_named_by_its_name_makes_a_bank_login() -> None:
     assert _found("mon compte Boursorama, identifiant 5583012, mot de passe 991204") == [
         ("bank_login", "991204")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "Para el disco externo uso una frase secreta: tortuga lenta bajo la lluvia.",
+            "tortuga lenta bajo la lluvia",
+        ),
+        ("Ma phrase de passe pour le coffre — hibou gris sur la branche", "hibou gris sur la branche"),
+        ("Кодовая фраза для банка: старый маяк у моря", "старый маяк у моря"),
+        ("passphrase del gestore: lampada verde sul tavolo, non dirla a nessuno", "lampada verde sul tavolo"),
+        ("משפט סיסמה לכונן: ענן לבן מעל ההר", "ענן לבן מעל ההר"),
+    ],
+)
+def test_a_passphrase_after_a_colon_or_a_dash_is_the_words_to_the_end_of_the_clause(
+    text: str, value: str
+) -> None:
+    # The rules read it, not the model: no digit or symbol is in it for the model to read.
+    assert [(f.kind, text[f.start : f.end]) for f in _find_secrets(text, decode=False)] == [
+        ("passphrase", value)
+    ]
+    assert value not in redact(text, said=True)
+
+
+def test_words_after_a_passphrase_is_or_too_many_are_not_its_value() -> None:
+    # After "is" the words may say where it is; a long run after a colon is a sentence.
+    assert _found("La frase secreta está escrita en la libreta azul.") == []
+    assert _found("The passphrase for the vault is written on the card in the safe") == []
+    assert _found("Passphrase: I will tell you tomorrow when we meet at the office after lunch") == []
