@@ -64,8 +64,12 @@ quote a phrase; measured once on that day's model and rules: 76 of 90 secrets re
 look-alike refused (of 87: three repeated sentences of fresh3 and fresh4 word for word, and were
 dropped). When a passphrase's words after its name and a colon or a dash became its value (a rule), in
 one session: fresh4 88, fresh5 80 -> 83, fresh6 83 -> 88, fresh7 82, fresh8 78 -> 79, fresh9 78 -> 84,
-fresh10 76 refused; look-alikes 0, 0, 3, 0, 2, 1, 0 unchanged. fresh4, fresh5, fresh6, fresh8, fresh9
-and fresh10 are the blind halves: leave their rows unread.
+fresh10 76 refused; look-alikes 0, 0, 3, 0, 2, 1, 0 unchanged. fresh11 (10 + 10 per language) was
+written blind after that change, the same day, by a writer who opened no file of the repository, asked
+for varied situations and regional varieties, and measured once: 82 of 90 secrets refused, 78 named, no
+look-alike refused (of 88: two repeated earlier sentences word for word and were dropped). It is the
+one half no change has been decided on. fresh4, fresh5, fresh6, fresh8, fresh9, fresh10 and fresh11 are
+the blind halves: leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
@@ -102,6 +106,7 @@ SPLITS = (
     "fresh8",
     "fresh9",
     "fresh10",
+    "fresh11",
 )
 
 
