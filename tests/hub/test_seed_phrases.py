@@ -68,8 +68,11 @@ def test_a_capitalised_word_breaks_a_run() -> None:
 
 
 def test_chinese_lists_are_not_read() -> None:
-    # Their words are single characters: all Chinese prose would be made of them.
-    assert list(seed_phrases.find(" ".join(phrase("chinese_simplified")) * 2)) == []
+    # Their words are single characters: all Chinese prose would be made of them. 24 of them, spaced as a
+    # wallet shows them, are long enough to be read were the lists loaded.
+    text = phrase("chinese_simplified", bytes(range(32)))
+    assert len(text.split()) == 24
+    assert list(seed_phrases.find(text)) == []
 
 
 def test_words_of_two_lists_do_not_make_one_run() -> None:
