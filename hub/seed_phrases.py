@@ -40,10 +40,12 @@ def _lists() -> dict[str, int]:
 def find(text: str) -> Iterator[tuple[int, int]]:
     """Where each seed phrase is: runs of SHORTEST or more words of one list, numbered or not ("1. witch
     2. collapse ...") and in whatever punctuation; written in small letters (or all capitals), as the
-    lists are, so a run of words is broken by a capitalised one, which may start the next."""
+    lists are, so a run of words is broken by a capitalised one, which may start the next. Accented
+    letters are read composed, as keyboards type them (the lists are stored decomposed)."""
     if len(text) < _TOO_SHORT:
         return
-    # Most texts hold fewer than SHORTEST words of any list, counted without a loop of our own.
+    # Most texts hold fewer than SHORTEST words of any list, counted without a loop of our own (lowering
+    # the text once and reading it twice costs less than lowering each word).
     if sum(map(_lists().__contains__, _WORD.findall(text.lower()))) < SHORTEST:
         return
     # Runs are found on the words alone, and placed in the text only for the rare one found.
@@ -59,8 +61,6 @@ def _runs(words: list[str]) -> Iterator[tuple[int, int]]:
     first = count = shared = 0  # shared: the lists every word of the run so far is in
     for i, word in enumerate(words):
         lower = word.lower()
-        if not lower.isascii():
-            lower = unicodedata.normalize("NFC", lower)
         bits = lists.get(lower, 0) if word == lower or word.isupper() else 0
         if bits and shared & bits:
             shared &= bits
