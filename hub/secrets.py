@@ -902,7 +902,6 @@ def _password_rules(speech: _Speech) -> list[_Rule]:
                 _phrase_of_words,
                 hints=_hints(language.passphrases),
                 script=speech.script,
-                kind_of=kind_of,
             )
         )
     if language.logins or language.banks:
