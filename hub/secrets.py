@@ -6,7 +6,8 @@ just before it ("twilio", "aws"). Secrets said in words (a password, a passphras
 code, a CVV, recovery codes, a bank login) are read in each language of hub.secret_languages, by
 rules built from its words, and named as they were said; where no rule finds anything, a model
 learned from labelled sentences (`hub.stated_secrets`) reads the ways of saying them that no table
-lists. Findings point at the secret value itself, so that redacting keeps the sentence readable.
+lists. A wallet's seed phrase is read by BIP-39's word lists (`hub.seed_phrases`), whatever names it.
+Findings point at the secret value itself, so that redacting keeps the sentence readable.
 """
 
 from __future__ import annotations
