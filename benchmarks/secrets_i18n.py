@@ -68,8 +68,13 @@ fresh10 76 refused; look-alikes 0, 0, 3, 0, 2, 1, 0 unchanged. fresh11 (10 + 10 
 written blind after that change, the same day, by a writer who opened no file of the repository, asked
 for varied situations and regional varieties, and measured once: 82 of 90 secrets refused, 78 named, no
 look-alike refused (of 88: two repeated earlier sentences word for word and were dropped). It is the
-one half no change has been decided on. fresh4, fresh5, fresh6, fresh8, fresh9, fresh10 and fresh11 are
-the blind halves: leave their rows unread.
+one half no change has been decided on. fresh12 (10 + 10 per language) was written blind the same day,
+before the next change, by a writer who opened no file of the repository, asked for two passphrases of
+ordinary words per language (one right after the language's "is", with no quotes or colon) and for
+look-alikes that say after "is" what a password or passphrase is like or where it is; measured once on
+main before that change: 76 of 90 secrets refused, 76 named, 3 of 88 look-alikes refused (two repeated
+earlier sentences word for word and were dropped). fresh4, fresh5, fresh6, fresh8, fresh9, fresh10,
+fresh11 and fresh12 are the blind halves: leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
@@ -107,6 +112,7 @@ SPLITS = (
     "fresh9",
     "fresh10",
     "fresh11",
+    "fresh12",
 )
 
 
