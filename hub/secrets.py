@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+import stopwordsiso
+
 from hub import seed_phrases, stated_secrets
 from hub.secret_languages import LANGUAGES, Language
 
@@ -475,6 +477,7 @@ class _Speech:
     wordy_qualifier: str  # the same, with at least one word
     joined: str  # between "code" and what it opens: "de la", "für die", "של"
     is_: str  # "is", a colon, a dash, an arrow
+    copula: str  # "is" alone, in words
     lead: str  # between a list's name and its items
     list_gap: str  # between items of a list
     script: re.Pattern[str] | None  # a letter of the language's own script, where it has one
@@ -514,6 +517,7 @@ def _speech(language: Language) -> _Speech:
         rf"{now}(?:(?:\s+[-–—]{{1,2}}\s*|\s*[–—]\s*|,?\s+){copulas}{now}(?:\s*[:–—-]\s*|\s+)"
         rf"|{_ARROW}|{_ASSIGN}|{_DASH})"
     )
+    copula = rf"{now}(?:\s+[-–—]{{1,2}}\s*|\s*[–—]\s*|,?\s+){copulas}{now}\s+"
     lead = (
         rf"[^\n:=]{{0,30}}?(?:\s*[:=]\s*|\s+[-–—]\s+|,?\s+{copulas}(?:\s*:\s*|\s+)|\s*\n\s*)"
         r"[\"'`]?(?:(?:[-*•]|\d{1,2}[.)])\s+)?"
@@ -530,7 +534,7 @@ def _speech(language: Language) -> _Speech:
         rf"(?:(?P<free>(?:\s+(?!{not_free})[^\W\d_][^\s\d.:=;,!?#]{{0,19}}){{1,4}}?)"
         r"(?=\s*(?:[:=]|[-–—]|[→⇒])))??"
     )
-    return _Speech(language, qualifier, wordy, joined, is_, lead, list_gap, script, free)
+    return _Speech(language, qualifier, wordy, joined, is_, copula, lead, list_gap, script, free)
 
 
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
@@ -602,6 +606,20 @@ _PASSPHRASE_WORDS = (2, 8)  # fewer is a word, more a sentence
 def _phrase_of_words(match: re.Match[str]) -> bool:
     words = match.group("secret").split()
     return _PASSPHRASE_WORDS[0] <= len(words) <= _PASSPHRASE_WORDS[1] and not _PLACEHOLDER.match(words[0])
+
+
+def _said_phrase(code: str) -> str:
+    """A passphrase's words after "is": 3 to 8, up to the end of the clause or a function word of the
+    language (stopwords-iso's list) or a word for what a password is like, and none of those among them.
+    Two words are as often a description ("stored offline")."""
+    function = _trie(sorted(stopwordsiso.stopwords(code) | _NOT_PASSWORDS))
+    function_word = rf"(?:{function})(?![\w-])"
+    end = r"[^\s.,;:!?()\[\]\"«»“”„]*"
+    first, word = rf"(?!{function_word})[^\W\d_]{end}", rf"(?!{function_word})[^\W_]{end}"
+    return (
+        rf"(?P<secret>{first}(?:[ \t]+{word}){{2,7}})"
+        rf"(?=[ \t]*(?:$|[\n.,;:!?()\[\]\"«»“”„])|[ \t]+{function_word})"
+    )
 
 
 def _token_after_words(match: re.Match[str]) -> bool:
@@ -891,20 +909,31 @@ def _password_rules(speech: _Speech) -> list[_Rule]:
     ]
     if language.passphrases:
         # A passphrase is words: after its name and a colon or a dash, the words to the end of the clause
-        # are its value ("frase secreta: tortuga lenta bajo la lluvia."). Not after "is", where the
-        # words may say where it is or what it is like ("is written in the blue notebook").
+        # are its value ("frase secreta: tortuga lenta bajo la lluvia.").
         phrases = _opening(language.passphrases, glue=glue) + _words(language.passphrases, glue)
+        head = rf"(?i)(?P<head>{phrases}{speech.qualifier})"
         rules.append(
             _Rule(
                 "passphrase",
-                re.compile(
-                    rf"(?i)(?P<head>{phrases}{speech.qualifier})(?P<sep>{_ASSIGN}|{_DASH}){_PHRASE_VALUE}"
-                ),
+                re.compile(rf"{head}(?P<sep>{_ASSIGN}|{_DASH}){_PHRASE_VALUE}"),
                 _phrase_of_words,
                 hints=_hints(language.passphrases),
                 script=speech.script,
             )
         )
+        # After "is" the words may say where it is or what it is like ("is written in the blue notebook",
+        # "is twelve words long"): they are its value only where none is a function word of the language,
+        # so a language with no list of those has no such rule.
+        if stopwordsiso.has_lang(language.code):
+            rules.append(
+                _Rule(
+                    "passphrase",
+                    re.compile(rf"{head}(?P<sep>{speech.copula}){_said_phrase(language.code)}"),
+                    _phrase_of_words,
+                    hints=_hints(language.passphrases),
+                    script=speech.script,
+                )
+            )
     if language.logins or language.banks:
         # A login and its password pasted side by side: "usuario jgarcia82, contraseña Banco2024!".
         near = re.compile(rf"(?i){_words(language.logins + language.banks, glue)}|@")

@@ -206,8 +206,31 @@ def test_a_passphrase_after_a_colon_or_a_dash_is_the_words_to_the_end_of_the_cla
     assert value not in redact(text, said=True)
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("my vault passphrase is copper lantern meadow fox, don't share it", "copper lantern meadow fox"),
+        ("la frase secreta del disco es tortuga naranja volcán dormido", "tortuga naranja volcán dormido"),
+        (
+            "die Passphrase fürs NAS ist Leuchtturm Kiesel Nebelhorn und mehr sag ich nicht",
+            "Leuchtturm Kiesel Nebelhorn",
+        ),
+        ("кодовая фраза — медный фонарь лесная сова", "медный фонарь лесная сова"),
+    ],
+)
+def test_a_passphrase_after_is_is_its_words_up_to_a_function_word(text: str, value: str) -> None:
+    # The run of words stops at the first function word of the language ("und", "don't" after a comma).
+    assert [(f.kind, text[f.start : f.end]) for f in _find_secrets(text, decode=False)] == [
+        ("passphrase", value)
+    ]
+
+
 def test_words_after_a_passphrase_is_or_too_many_are_not_its_value() -> None:
-    # After "is" the words may say where it is; a long run after a colon is a sentence.
+    # After "is" the words may say where it is or what it is like: a function word among the first three
+    # makes them a description; a long run after a colon is a sentence.
     assert _found("La frase secreta está escrita en la libreta azul.") == []
     assert _found("The passphrase for the vault is written on the card in the safe") == []
+    assert _found("the wallet passphrase is twelve words long") == []
+    assert _found("la phrase secrète est vraiment très longue") == []
+    assert _found("my passphrase is stored offline") == []
     assert _found("Passphrase: I will tell you tomorrow when we meet at the office after lunch") == []
