@@ -77,7 +77,13 @@ earlier sentences word for word and were dropped). When a passphrase's words aft
 value where none is a function word (a rule), in one session: fresh5 83 -> 84, fresh9 84 -> 85, fresh11
 82 -> 86, fresh12 76 -> 83 refused, the six others unchanged; look-alikes unchanged (9 of 803). fresh4,
 fresh5, fresh6, fresh8, fresh9, fresh10, fresh11 and fresh12 are the blind halves: leave their rows
-unread; each has now decided a change, so write a new one before the next.
+unread; each has now decided a change. fresh13 (10 + 10 per language) was written blind after that
+change, the same day, by a writer who opened no file of the repository, asked for two passphrases per
+language named and given as speakers do (their own words or English loanwords, "seed/recovery phrase"
+included; after "is", a colon, in quotes, run on, as the answer in an exchange) and for look-alikes that
+talk about a password or a phrase without giving it (warnings never to share it among them); measured
+once on main before the next change: 72 of 90 secrets refused, 67 named, no look-alike refused. fresh13
+is a blind half too.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
@@ -116,6 +122,7 @@ SPLITS = (
     "fresh10",
     "fresh11",
     "fresh12",
+    "fresh13",
 )
 
 
