@@ -83,7 +83,13 @@ language named and given as speakers do (their own words or English loanwords, "
 included; after "is", a colon, in quotes, run on, as the answer in an exchange) and for look-alikes that
 talk about a password or a phrase without giving it (warnings never to share it among them); measured
 once on main before the next change: 72 of 90 secrets refused, 67 named, no look-alike refused. fresh13
-is a blind half too.
+is a blind half too. Three changes were then measured on every half, each once, and none shipped:
+English's passphrase names read as loanwords by every language's rules ("la passphrase del wallet es
+..."; training passphrases 58 -> 64 of 125): no half moved; with "seed phrase" and "recovery phrase"
+among English's passphrase names too (training 64 -> 69): fresh6 88 -> 89, fresh13 72 -> 74 refused, but
+fresh13's look-alikes 0 -> 1 refused, which the 1% of look-alikes all halves allow could not take (9 of
+893 already); and words after a passphrase's colon of which more than 60% are function words read as a
+sentence ("seed phrase: never share it with anyone"): nothing moved. fresh13 has decided them.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
