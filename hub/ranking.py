@@ -1,12 +1,14 @@
-"""Re-ranking what the store found: the newest version of a fact first, and optional diversity.
+"""Re-ranking what the store found: turns found with their exchange and replies of a few words below
+what says something, the newest version of a fact first, and optional diversity.
 
-Both work on the hits' dense vectors (the store returns them when asked) and only reorder, or (MMR)
-choose among, the candidates the store found for the query: fetch more than you will return.
+They only reorder, or (MMR) choose among, the candidates the store found for the query: fetch more
+than you will return. The last two work on the hits' dense vectors (the store returns them when asked).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 from functools import cache
 
 import numpy as np
@@ -26,6 +28,12 @@ VERSION_LOOKUP = 3
 # "Netanel cancelled the Holmes Place membership" against "Netanel's Holmes Place Azrieli membership
 # costs 289 shekels" (cosine 0.43).
 NAMED_SIMILARITY = 0.4
+# A hit's exchange among the candidates: what the same agent logged in the same chat this close in time.
+EXCHANGE_WINDOW = timedelta(minutes=15)
+EXCHANGE_WEIGHT = 0.1  # the share of its exchange's scores a hit gains
+# A hit's score is multiplied by 1 + LENGTH_WEIGHT * ln(characters / SHORT_TEXT), from SHORT_TEXT up.
+LENGTH_WEIGHT = 0.5
+SHORT_TEXT = 6
 
 
 def _unit_vectors(hits: Sequence[Hit]) -> np.ndarray:
@@ -40,6 +48,38 @@ def reports_change(memory: Memory) -> bool:
     """A correction, or a statement the write-time review reads as reporting a change ("moved to",
     "now", "cancelled"): search and the review make one decision (`hub.conflicts.judge.change`)."""
     return memory.kind is Kind.correction or change_cue(memory.text) is not None
+
+
+def by_exchange_and_length(
+    hits: Sequence[Hit],
+    *,
+    window: timedelta = EXCHANGE_WINDOW,
+    weight: float = EXCHANGE_WEIGHT,
+    length: float = LENGTH_WEIGHT,
+) -> list[Hit]:
+    """Reorder fused candidates by what was said around them and by how much they say.
+
+    Each hit gains `weight` times the scores of its exchange among the candidates (what the same agent
+    logged in the same chat within `window` of it): the turns of a conversation about one thing are
+    found together, where one alone matches the question's words poorly. And a longer memory weighs
+    more than a reply of a few words ("What about you?", "haha same"), which shares a question's words
+    without answering it. Hits all in one exchange are not reordered by it: each gains a share of all
+    the others' scores, which keeps their order. Scores must be positive (rank fusions are).
+    """
+    if len(hits) < 2 or any(hit.score <= 0 for hit in hits):
+        return list(hits)
+    memories = [hit.memory for hit in hits]
+    chats: dict[tuple[str, str | None], int] = {}
+    chat = np.array([chats.setdefault((m.agent, m.chat), len(chats)) for m in memories])
+    when = np.array([m.occurred_at.timestamp() for m in memories])
+    exchange = (chat[:, None] == chat[None, :]) & (
+        np.abs(when[:, None] - when[None, :]) <= window.total_seconds()
+    )
+    np.fill_diagonal(exchange, False)
+    scores = np.array([hit.score for hit in hits])
+    sizes = np.array([max(len(m.text) / SHORT_TEXT, 1.0) for m in memories])
+    rescored = (scores + weight * (exchange @ scores)) * (1.0 + length * np.log(sizes))
+    return [hits[i] for i in np.argsort(-rescored, kind="stable")]
 
 
 def newest_versions_first(

@@ -11,7 +11,12 @@ import numpy as np
 
 from hub.embedding import Encoder
 from hub.models import Confidence, Kind, Scope, State, Tier, utcnow
-from hub.ranking import VERSION_LOOKUP, maximal_marginal_relevance, newest_versions_first
+from hub.ranking import (
+    VERSION_LOOKUP,
+    by_exchange_and_length,
+    maximal_marginal_relevance,
+    newest_versions_first,
+)
 from hub.sparse import SparseEncoder
 from hub.store.base import NO_TERMS, Hit, MemoryFilter, MemoryStore, SearchMode, SearchQuery
 
@@ -131,6 +136,9 @@ class Retriever:
         searched = frozenset(State) if flt.states is None else flt.states | {State.superseded}
         hits = self._best(replace(candidates, filter=replace(flt, states=searched)) if follow else candidates)
         more = len(hits) == pool
+        if candidates.mode is SearchMode.hybrid:
+            # Before successors take their places: a correction takes the place its fact earned.
+            hits = by_exchange_and_length(hits)
         if follow:
             hits = self._successors_in_place(hits, flt, dense)
             if len(hits) < pool and more:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 
 from hub.conflicts.judge.change import change_cue
 from hub.models import Confidence, Kind, Memory, Nature, Scope, memory_id_for
-from hub.ranking import maximal_marginal_relevance, newest_versions_first
+from hub.ranking import by_exchange_and_length, maximal_marginal_relevance, newest_versions_first
 from hub.store.base import Hit
 
 JAN = datetime(2026, 1, 10, tzinfo=UTC)
@@ -188,3 +189,41 @@ def test_a_less_close_newer_version_must_change_what_the_old_one_names(
 
     assert ranked == ([name, "gym", "other"] if moves else ["gym", "other", name])
     assert names(newest_versions_first([GYM, OTHER, newer], named_similarity=0.5)) == ["gym", "other", name]
+
+
+def scored(name: str, text: str, score: float, *, at: datetime = JAN, agent: str = "tester") -> Hit:
+    found = hit(name, text, direction(1), at=at)
+    return replace(found, score=score, memory=found.memory.model_copy(update={"agent": agent}))
+
+
+def test_a_reply_of_a_few_words_ranks_below_a_message_that_says_something() -> None:
+    short = scored("short", "What about you?", 0.6)
+    told = scored("told", "I started pottery classes on Wednesdays at the community centre.", 0.5, at=MAY)
+    assert names(by_exchange_and_length([short, told])) == ["told", "short"]
+
+
+def test_a_hit_whose_exchange_matched_too_rises_above_a_lone_one() -> None:
+    # Two turns logged five minutes apart both match; a lone turn two days later matched a bit better.
+    first = scored("first", "We booked the cabin near the lake.", 0.50, at=JAN)
+    second = scored("second", "It has a wood stove and a canoe.", 0.50, at=JAN + timedelta(minutes=5))
+    lone = scored("lone", "The cabin at the lake looked nice.", 0.52, at=JAN + timedelta(days=2))
+    assert names(by_exchange_and_length([lone, first, second]))[-1] == "lone"
+
+
+def test_another_agent_or_a_later_hour_is_not_the_exchange() -> None:
+    first = scored("first", "We booked the cabin near the lake.", 0.50, at=JAN)
+    other_agent = scored("other", "It has a wood stove and a canoe.", 0.50, at=JAN, agent="telegram")
+    later = scored("later", "It has a wood stove and a canoe!", 0.50, at=JAN + timedelta(hours=1))
+    lone = scored("lone", "The cabin at the lake looked nice.", 0.52, at=JAN + timedelta(days=2))
+    assert names(by_exchange_and_length([lone, first, other_agent, later]))[0] == "lone"
+
+
+def test_hits_all_in_one_exchange_keep_their_order() -> None:
+    # Each gains a share of all the others' scores; lengths are equal, so only that could reorder them.
+    hits = [scored(f"h{i}", "x" * 40, 0.9 - 0.3 * i, at=JAN + timedelta(minutes=i)) for i in range(3)]
+    assert names(by_exchange_and_length(hits)) == ["h0", "h1", "h2"]
+
+
+def test_scores_that_are_not_all_positive_leave_the_order() -> None:
+    hits = [scored("a", "ok", 0.2), scored("b", "A much longer message that says something.", -0.1)]
+    assert names(by_exchange_and_length(hits)) == ["a", "b"]
