@@ -219,7 +219,7 @@ def test_a_passphrase_after_a_colon_or_a_dash_is_the_words_to_the_end_of_the_cla
     ],
 )
 def test_a_passphrase_after_is_is_its_words_up_to_a_function_word(text: str, value: str) -> None:
-    # The run of words stops at the first function word of the language ("und", "don't" after a comma).
+    # The run of words stops at the end of its clause or at the first function word of the language ("und").
     assert [(f.kind, text[f.start : f.end]) for f in _find_secrets(text, decode=False)] == [
         ("passphrase", value)
     ]

@@ -191,9 +191,11 @@ def test_a_less_close_newer_version_must_change_what_the_old_one_names(
     assert names(newest_versions_first([GYM, OTHER, newer], named_similarity=0.5)) == ["gym", "other", name]
 
 
-def scored(name: str, text: str, score: float, *, at: datetime = JAN, agent: str = "tester") -> Hit:
+def scored(
+    name: str, text: str, score: float, *, at: datetime = JAN, agent: str = "tester", chat: str | None = None
+) -> Hit:
     found = hit(name, text, direction(1), at=at)
-    return replace(found, score=score, memory=found.memory.model_copy(update={"agent": agent}))
+    return replace(found, score=score, memory=found.memory.model_copy(update={"agent": agent, "chat": chat}))
 
 
 def test_a_reply_of_a_few_words_ranks_below_a_message_that_says_something() -> None:
@@ -210,12 +212,13 @@ def test_a_hit_whose_exchange_matched_too_rises_above_a_lone_one() -> None:
     assert names(by_exchange_and_length([lone, first, second]))[-1] == "lone"
 
 
-def test_another_agent_or_a_later_hour_is_not_the_exchange() -> None:
+def test_another_agent_another_chat_or_a_later_hour_is_not_the_exchange() -> None:
     first = scored("first", "We booked the cabin near the lake.", 0.50, at=JAN)
     other_agent = scored("other", "It has a wood stove and a canoe.", 0.50, at=JAN, agent="telegram")
+    other_chat = scored("chat", "It has a wood stove and a canoe?", 0.50, at=JAN, chat="family")
     later = scored("later", "It has a wood stove and a canoe!", 0.50, at=JAN + timedelta(hours=1))
     lone = scored("lone", "The cabin at the lake looked nice.", 0.52, at=JAN + timedelta(days=2))
-    assert names(by_exchange_and_length([lone, first, other_agent, later]))[0] == "lone"
+    assert names(by_exchange_and_length([lone, first, other_agent, other_chat, later]))[0] == "lone"
 
 
 def test_hits_all_in_one_exchange_keep_their_order() -> None:
