@@ -26,18 +26,20 @@ Why the ranking's constants are what they are (moved here from the code's commen
 - `hub.ranking.NAMED_SIMILARITY` 0.4: caught the Holmes Place update (32 of 32 newest first) at the
   same hybrid MRR (0.704 -> 0.708) and moved one other hit (dense) down one place. Read more loosely
   (any shared word near the cue), it moved dozens of hits and cost 0.9 points of MRR.
-- `hub.ranking.EXCHANGE_WINDOW` 15 minutes, `EXCHANGE_WEIGHT` 0.1, `LENGTH_WEIGHT` 0.5: chosen on REALTALK's
-  dev conversations in process (`benchmarks.realtalk`'s naive rankings, RRF k 2, the 40 candidates the
-  hub re-ranks): r@5/10/25 40.2/47.9/57.2 MRR 38.2 -> 42.5/51.6/60.3 MRR 42.8 (adjacent turns of one
-  session instead of a time window: 43.6/50.9/59.4; the length prior alone 42.1/48.8/59.8, the window
-  alone 41.1/49.6/59.3). Through the API, dev (5-60 minutes, weight 0.1-0.3, length 0.5-1.0 all within a
-  point of each other): 41.3/48.5/59.1 MRR 39.0 -> 41.9/49.0/60.1 MRR 42.8; the length prior alone
-  42.6/48.7/59.3, the window alone 40.6/47.9/59.1. Then once on everything, one run each, 2026-12-06:
-  here hybrid R@5/R@10/MRR 0.898/0.941/0.714 -> 0.916/0.953/0.724 (held out 0.919/0.959/0.741 ->
-  0.938/0.972/0.747; chat turns R@10 0.839 -> 0.875), newest first 32/32 both (with the length prior
-  alone 0.896/0.942/0.721: the window is what helps here); REALTALK through the API (705 questions)
-  47.1/54.3/64.2/71.5 MRR 43.4 -> 48.4/55.7/65.2/73.0 MRR 47.8 (test split 52.7/59.8/69.0/77.9 ->
-  54.4/62.0/69.9/79.5), search p50 31 ms both.
+- `hub.ranking.EXCHANGE_WINDOW` 15 minutes, `EXCHANGE_WEIGHT` 0.1, `SHORT_MESSAGE` 120, `SHORT_WEIGHT` 0.5
+  (chat messages only): chosen on REALTALK's dev conversations in process (`benchmarks.realtalk`'s naive
+  rankings, RRF k 2, the 40 candidates the hub re-ranks): r@5/10/25 40.2/47.9/57.2 MRR 38.2 -> 41.9/50.8/
+  60.3 MRR 42.4 (the window alone 41.1/49.6/59.3; a boost of 1 + 0.5 ln(characters / 6) instead of the
+  short-message weight 42.8/51.1/59.9; adjacent turns of one session instead of a window 43.6/50.9/59.4;
+  5-60 minutes, weight 0.1-0.3 within a point through the API on dev). The boost for every memory, tried
+  first, put "Netanel finishes work at 18:00 on Thursdays" above "Omer works until 20:00" for "when does
+  Omer finish work?" (tests/clients/test_round_trip.py); the exchange for every memory cost this set's
+  newest-first with recency (30 -> 29 of 32) and with MMR (32 -> 30): so messages only, which this set's
+  memories are not (their natures are inferred), and its figures are as before. Measured once on
+  everything, old and new in one session, 2026-12-06: REALTALK through the API (705 questions)
+  47.1/54.3/64.2/71.5 MRR 43.4 -> 47.9/55.9/64.7/72.9 MRR 47.2 (test split 52.7/59.8/69.0/77.9 ->
+  53.2/61.8/69.9/79.4), search p50 31 -> 29 ms; here hybrid 0.900/0.941/0.714, newest first 32/32, as
+  before.
 - `hub.sparse.CONTEXT_WEIGHT` 0.3: on the dev questions (one message of context), hybrid MRR 0.703
   at 0.3 and at 0.5, against 0.687 with the context indexed as part of the text, at the same
   recall@10 (0.94); on the chat messages alone, MRR 0.58 at 0.3, 0.57 at 0.5, 0.52 before.

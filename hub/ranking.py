@@ -1,5 +1,5 @@
-"""Re-ranking what the store found: turns found with their exchange and replies of a few words below
-what says something, the newest version of a fact first, and optional diversity.
+"""Re-ranking what the store found: chat messages found with their exchange and replies of a few words
+below what says something, the newest version of a fact first, and optional diversity.
 
 They only reorder, or (MMR) choose among, the candidates the store found for the query: fetch more
 than you will return. The last two work on the hits' dense vectors (the store returns them when asked).
@@ -28,12 +28,12 @@ VERSION_LOOKUP = 3
 # "Netanel cancelled the Holmes Place membership" against "Netanel's Holmes Place Azrieli membership
 # costs 289 shekels" (cosine 0.43).
 NAMED_SIMILARITY = 0.4
-# A hit's exchange among the candidates: what the same agent logged in the same chat this close in time.
+# A message's exchange among the candidates: the messages one agent logged in one chat this close in time.
 EXCHANGE_WINDOW = timedelta(minutes=15)
-EXCHANGE_WEIGHT = 0.1  # the share of its exchange's scores a hit gains
-# A hit's score is multiplied by 1 + LENGTH_WEIGHT * ln(characters / SHORT_TEXT), from SHORT_TEXT up.
-LENGTH_WEIGHT = 0.5
-SHORT_TEXT = 6
+EXCHANGE_WEIGHT = 0.1  # the share of its exchange's scores a message gains
+# A chat message shorter than SHORT_MESSAGE characters weighs (characters / SHORT_MESSAGE) ** SHORT_WEIGHT.
+SHORT_MESSAGE = 120
+SHORT_WEIGHT = 0.5
 
 
 def _unit_vectors(hits: Sequence[Hit]) -> np.ndarray:
@@ -55,30 +55,39 @@ def by_exchange_and_length(
     *,
     window: timedelta = EXCHANGE_WINDOW,
     weight: float = EXCHANGE_WEIGHT,
-    length: float = LENGTH_WEIGHT,
+    short: int = SHORT_MESSAGE,
+    shortness: float = SHORT_WEIGHT,
 ) -> list[Hit]:
-    """Reorder fused candidates by what was said around them and by how much they say.
+    """Reorder the chat messages among fused candidates by their exchange and by how much they say.
 
-    Each hit gains `weight` times the scores of its exchange among the candidates (what the same agent
-    logged in the same chat within `window` of it): the turns of a conversation about one thing are
-    found together, where one alone matches the question's words poorly. And a longer memory weighs
-    more than a reply of a few words ("What about you?", "haha same"), which shares a question's words
-    without answering it. Hits all in one exchange are not reordered by it: each gains a share of all
-    the others' scores, which keeps their order. Scores must be positive (rank fusions are).
+    A message gains `weight` times the scores of its exchange among the candidates (the messages the
+    same agent logged in the same chat within `window` of it): the turns of a conversation about one
+    thing are found together, where one alone matches the question's words poorly. Messages all in one
+    exchange are not reordered by it: each gains a share of all the others' scores, which keeps their
+    order. And a message shorter than `short` characters weighs less (`shortness` the power of its share
+    of `short`): a reply of a few words ("What about you?", "haha same") shares a question's words
+    without answering it. Facts, events and the rest keep their scores: "Omer works until 20:00" is
+    short and complete, and a fact's versions are ranked by `newest_versions_first`. Scores must be
+    positive (rank fusions are).
     """
     if len(hits) < 2 or any(hit.score <= 0 for hit in hits):
         return list(hits)
     memories = [hit.memory for hit in hits]
+    message = np.array([nature_of(m) is Nature.message for m in memories])
+    if not message.any():
+        return list(hits)
     chats: dict[tuple[str, str | None], int] = {}
     chat = np.array([chats.setdefault((m.agent, m.chat), len(chats)) for m in memories])
     when = np.array([m.occurred_at.timestamp() for m in memories])
-    exchange = (chat[:, None] == chat[None, :]) & (
-        np.abs(when[:, None] - when[None, :]) <= window.total_seconds()
+    exchange = (
+        (message[:, None] & message[None, :])
+        & (chat[:, None] == chat[None, :])
+        & (np.abs(when[:, None] - when[None, :]) <= window.total_seconds())
     )
     np.fill_diagonal(exchange, False)
     scores = np.array([hit.score for hit in hits])
-    sizes = np.array([max(len(m.text) / SHORT_TEXT, 1.0) for m in memories])
-    rescored = (scores + weight * (exchange @ scores)) * (1.0 + length * np.log(sizes))
+    said = np.where(message, np.minimum([len(m.text) / short for m in memories], 1.0), 1.0)
+    rescored = (scores + weight * (exchange @ scores)) * said**shortness
     return [hits[i] for i in np.argsort(-rescored, kind="stable")]
 
 

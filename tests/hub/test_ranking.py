@@ -192,16 +192,35 @@ def test_a_less_close_newer_version_must_change_what_the_old_one_names(
 
 
 def scored(
-    name: str, text: str, score: float, *, at: datetime = JAN, agent: str = "tester", chat: str | None = None
+    name: str,
+    text: str,
+    score: float,
+    *,
+    at: datetime = JAN,
+    agent: str = "tester",
+    chat: str | None = None,
+    nature: Nature | None = Nature.message,
 ) -> Hit:
-    found = hit(name, text, direction(1), at=at)
+    found = hit(name, text, direction(1), at=at, nature=nature)
     return replace(found, score=score, memory=found.memory.model_copy(update={"agent": agent, "chat": chat}))
 
 
-def test_a_reply_of_a_few_words_ranks_below_a_message_that_says_something() -> None:
-    short = scored("short", "What about you?", 0.6)
-    told = scored("told", "I started pottery classes on Wednesdays at the community centre.", 0.5, at=MAY)
+def test_a_chat_reply_of_a_few_words_ranks_below_a_message_that_says_something() -> None:
+    short = scored("short", "What about you?", 0.6, nature=Nature.message)
+    told = scored(
+        "told",
+        "I started pottery classes on Wednesdays at the community centre, and I love it so far.",
+        0.5,
+        at=MAY,
+        nature=Nature.message,
+    )
     assert names(by_exchange_and_length([short, told])) == ["told", "short"]
+
+
+def test_a_short_fact_keeps_its_weight_against_a_longer_one() -> None:
+    short = scored("short", "Omer works until 20:00", 0.6, at=MAY, nature=Nature.state)
+    longer = scored("longer", "Netanel finishes work at 18:00 on Thursdays, after the team meeting.", 0.5)
+    assert names(by_exchange_and_length([longer, short])) == ["short", "longer"]
 
 
 def test_a_hit_whose_exchange_matched_too_rises_above_a_lone_one() -> None:
@@ -221,12 +240,27 @@ def test_another_agent_another_chat_or_a_later_hour_is_not_the_exchange() -> Non
     assert names(by_exchange_and_length([lone, first, other_agent, other_chat, later]))[0] == "lone"
 
 
+def test_facts_logged_together_gain_nothing_from_each_other() -> None:
+    # An exchange is a chat's: facts stated in one session are ranked as the store ranked them.
+    first = scored("first", "We booked the cabin near the lake.", 0.50, nature=Nature.state)
+    second = scored(
+        "second", "It has a wood stove and a canoe.", 0.50, at=JAN + timedelta(minutes=5), nature=Nature.state
+    )
+    lone = scored(
+        "lone", "The cabin at the lake looked nice.", 0.52, at=JAN + timedelta(days=2), nature=Nature.state
+    )
+    assert names(by_exchange_and_length([lone, first, second])) == ["lone", "first", "second"]
+
+
 def test_hits_all_in_one_exchange_keep_their_order() -> None:
-    # Each gains a share of all the others' scores; lengths are equal, so only that could reorder them.
+    # Each gains a share of all the others' scores, which is all that could reorder these.
     hits = [scored(f"h{i}", "x" * 40, 0.9 - 0.3 * i, at=JAN + timedelta(minutes=i)) for i in range(3)]
     assert names(by_exchange_and_length(hits)) == ["h0", "h1", "h2"]
 
 
 def test_scores_that_are_not_all_positive_leave_the_order() -> None:
-    hits = [scored("a", "ok", 0.2), scored("b", "A much longer message that says something.", -0.1)]
+    hits = [
+        scored("a", "ok", 0.2, nature=Nature.message),
+        scored("b", "A much longer message that says something.", -0.1, nature=Nature.message),
+    ]
     assert names(by_exchange_and_length(hits)) == ["a", "b"]
