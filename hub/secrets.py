@@ -512,12 +512,10 @@ def _speech(language: Language) -> _Speech:
         joined = rf"(?:\s+{_words(joins)}){{0,3}}" if joins else ""
     now = rf"(?:\s+{_words(language.now)})?" if language.now else ""
     copulas = _words(language.copulas, glue) if language.copulas else "(?!)"
+    said_is = rf"(?:\s+[-–—]{{1,2}}\s*|\s*[–—]\s*|,?\s+){copulas}{now}"
     # "is" before the other separators: "пароль — это X" is a dash and then "is".
-    is_ = (
-        rf"{now}(?:(?:\s+[-–—]{{1,2}}\s*|\s*[–—]\s*|,?\s+){copulas}{now}(?:\s*[:–—-]\s*|\s+)"
-        rf"|{_ARROW}|{_ASSIGN}|{_DASH})"
-    )
-    copula = rf"{now}(?:\s+[-–—]{{1,2}}\s*|\s*[–—]\s*|,?\s+){copulas}{now}\s+"
+    is_ = rf"{now}(?:{said_is}(?:\s*[:–—-]\s*|\s+)|{_ARROW}|{_ASSIGN}|{_DASH})"
+    copula = rf"{now}{said_is}\s+"
     lead = (
         rf"[^\n:=]{{0,30}}?(?:\s*[:=]\s*|\s+[-–—]\s+|,?\s+{copulas}(?:\s*:\s*|\s+)|\s*\n\s*)"
         r"[\"'`]?(?:(?:[-*•]|\d{1,2}[.)])\s+)?"
@@ -598,8 +596,10 @@ def _said_beside_login(keys: re.Pattern[str] | None, match: re.Match[str]) -> bo
     )
 
 
+# What ends a passphrase's clause: a line, sentence punctuation, brackets, quotes.
+_PHRASE_ENDS = r"\n.,;:!?()\[\]\"«»“”„"
 # A passphrase's words, to the end of their clause: letters first, no sentence punctuation inside.
-_PHRASE_VALUE = r"(?P<secret>[^\W\d_][^\n.,;:!?()\[\]\"«»“”„]{0,80}?)(?=[ \t]*(?:$|[\n.,;:!?()\[\]\"«»“”„]))"
+_PHRASE_VALUE = rf"(?P<secret>[^\W\d_][^{_PHRASE_ENDS}]{{0,80}}?)(?=[ \t]*(?:$|[{_PHRASE_ENDS}]))"
 _PASSPHRASE_WORDS = (2, 8)  # fewer is a word, more a sentence
 
 
@@ -614,11 +614,10 @@ def _said_phrase(code: str) -> str:
     Two words are as often a description ("stored offline")."""
     function = _trie(sorted(stopwordsiso.stopwords(code) | _NOT_PASSWORDS))
     function_word = rf"(?:{function})(?![\w-])"
-    end = r"[^\s.,;:!?()\[\]\"«»“”„]*"
+    end = rf"[^\s{_PHRASE_ENDS}]*"
     first, word = rf"(?!{function_word})[^\W\d_]{end}", rf"(?!{function_word})[^\W_]{end}"
     return (
-        rf"(?P<secret>{first}(?:[ \t]+{word}){{2,7}})"
-        rf"(?=[ \t]*(?:$|[\n.,;:!?()\[\]\"«»“”„])|[ \t]+{function_word})"
+        rf"(?P<secret>{first}(?:[ \t]+{word}){{2,7}})(?=[ \t]*(?:$|[{_PHRASE_ENDS}])|[ \t]+{function_word})"
     )
 
 
@@ -909,31 +908,25 @@ def _password_rules(speech: _Speech) -> list[_Rule]:
     ]
     if language.passphrases:
         # A passphrase is words: after its name and a colon or a dash, the words to the end of the clause
-        # are its value ("frase secreta: tortuga lenta bajo la lluvia.").
+        # are its value ("frase secreta: tortuga lenta bajo la lluvia."). After "is" the words may say
+        # where it is or what it is like ("is written in the blue notebook", "is twelve words long"): they
+        # are its value only where none is a function word of the language, so a language with no list
+        # of those has no such rule.
+        values = [(rf"{_ASSIGN}|{_DASH}", _PHRASE_VALUE)]
+        if stopwordsiso.has_lang(language.code):
+            values.append((speech.copula, _said_phrase(language.code)))
         phrases = _opening(language.passphrases, glue=glue) + _words(language.passphrases, glue)
-        head = rf"(?i)(?P<head>{phrases}{speech.qualifier})"
-        rules.append(
+        phrase_hints = _hints(language.passphrases)
+        rules += [
             _Rule(
                 "passphrase",
-                re.compile(rf"{head}(?P<sep>{_ASSIGN}|{_DASH}){_PHRASE_VALUE}"),
+                re.compile(rf"(?i)(?P<head>{phrases}{speech.qualifier})(?P<sep>{sep}){value}"),
                 _phrase_of_words,
-                hints=_hints(language.passphrases),
+                hints=phrase_hints,
                 script=speech.script,
             )
-        )
-        # After "is" the words may say where it is or what it is like ("is written in the blue notebook",
-        # "is twelve words long"): they are its value only where none is a function word of the language,
-        # so a language with no list of those has no such rule.
-        if stopwordsiso.has_lang(language.code):
-            rules.append(
-                _Rule(
-                    "passphrase",
-                    re.compile(rf"{head}(?P<sep>{speech.copula}){_said_phrase(language.code)}"),
-                    _phrase_of_words,
-                    hints=_hints(language.passphrases),
-                    script=speech.script,
-                )
-            )
+            for sep, value in values
+        ]
     if language.logins or language.banks:
         # A login and its password pasted side by side: "usuario jgarcia82, contraseña Banco2024!".
         near = re.compile(rf"(?i){_words(language.logins + language.banks, glue)}|@")
