@@ -259,8 +259,9 @@ def test_hits_all_in_one_exchange_keep_their_order() -> None:
 
 
 def test_scores_that_are_not_all_positive_leave_the_order() -> None:
-    hits = [
-        scored("a", "ok", 0.2, nature=Nature.message),
-        scored("b", "A much longer message that says something.", -0.1, nature=Nature.message),
-    ]
-    assert names(by_exchange_and_length(hits)) == ["a", "b"]
+    # With positive scores the short reply would fall below the long message; one negative score (a
+    # cosine, not a fusion) and nothing moves.
+    reply, told = scored("reply", "ok", 0.3), scored("told", "We fly to Lisbon on 10 April. " * 5, 0.2)
+    assert names(by_exchange_and_length([reply, told])) == ["told", "reply"]
+    below = scored("below", "Nothing to do with it.", -0.1)
+    assert names(by_exchange_and_length([reply, told, below])) == ["reply", "told", "below"]
