@@ -1,4 +1,5 @@
-"""Fit the weights that score hybrid candidates again (`hub.ranking.Fusion`), on REALTALK's dev conversations.
+"""Fit the weights that rank chat messages among hybrid candidates (`hub.ranking.Fusion`), on REALTALK's dev
+conversations.
 
     python -m training.fusion [--model PATH]
 
@@ -32,7 +33,7 @@ from hub.ranking import Fusion, fusion_features
 from hub.search import FUSION_EXTRA, POOL
 from hub.settings import get_settings
 from hub.sparse import SparseEncoder
-from hub.store.base import RRF_K, prefetch_limit
+from hub.store.base import RRF_K, SparseVec, prefetch_limit
 
 CANDIDATES = POOL + FUSION_EXTRA
 KS = (5, 10, 25)
@@ -115,8 +116,8 @@ def measure(asked: Sequence[Asked], fusion: Fusion | None) -> dict[str, float]:
     return {k: 100 * statistics.fmean(r[k] for r in rows) for k in [f"r@{k}" for k in KS] + ["mrr"]}
 
 
-def _pairs(vector: object) -> tuple[list[int], list[float]]:
-    return list(vector.indices), list(vector.values)  # type: ignore[attr-defined]
+def _pairs(vector: SparseVec) -> tuple[list[int], list[float]]:
+    return vector.indices, vector.values
 
 
 def _line(label: str, measured: dict[str, float]) -> str:
