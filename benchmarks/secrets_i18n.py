@@ -89,7 +89,13 @@ English's passphrase names read as loanwords by every language's rules ("la pass
 among English's passphrase names too (training 64 -> 69): fresh6 88 -> 89, fresh13 72 -> 74 refused, but
 fresh13's look-alikes 0 -> 1 refused, which the 1% of look-alikes all halves allow could not take (9 of
 893 already); and words after a passphrase's colon of which more than 60% are function words read as a
-sentence ("seed phrase: never share it with anyone"): nothing moved. fresh13 has decided them.
+sentence ("seed phrase: never share it with anyone"): nothing moved. fresh13 has decided them. fresh14
+(10 + 10 per language; one look-alike repeating an earlier sentence dropped) was written blind the same
+day by a writer who opened no file of the repository, asked for a broad mix of every kind said as people
+say them (exchanges, forwarded lines, typos, code-switching, values first or spaced out) and for
+look-alikes holding a number, a reference or a credential word that is no secret; measured once on main
+before the next change: 79 of 90 secrets refused, 77 named, 3 of 89 look-alikes refused. Leave its rows
+unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
@@ -129,6 +135,7 @@ SPLITS = (
     "fresh11",
     "fresh12",
     "fresh13",
+    "fresh14",
 )
 
 
