@@ -211,10 +211,10 @@ class SearchHit(BaseModel):
         description="What the publisher gave as context (the message before a chat message); not part of the memory.",
     )
     score: float = Field(
-        description="Relevance: the store's score (in a hybrid search its rank fusion of the cosine and "
-        "BM25 ranks), except a chat message's in a hybrid search: the chance (0 to 1) that it answers, as "
-        "`hub.ranking.fused` scores it. Hits come in rank order, which the newest-version "
-        "rule, `diversity`, and chat messages among other memories (two kinds of score) may set apart "
+        description="Relevance: the store's score (in a hybrid search, its rank fusion of the cosine and "
+        "BM25 ranks), except a chat message's in a hybrid search: the chance (0 to 1) that it answers, from "
+        "a model of its cosine, BM25 score and length. Hits come in rank order, which the newest-version "
+        "rule, `diversity` and chat messages mixed with other memories (two kinds of score) may set apart "
         "from the scores."
     )
     kind: Kind
