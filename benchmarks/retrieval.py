@@ -26,19 +26,31 @@ Why the ranking's constants are what they are (moved here from the code's commen
 - `hub.ranking.NAMED_SIMILARITY` 0.4: caught the Holmes Place update (32 of 32 newest first) at the
   same hybrid MRR (0.704 -> 0.708) and moved one other hit (dense) down one place. Read more loosely
   (any shared word near the cue), it moved dozens of hits and cost 0.9 points of MRR.
-- `hub.ranking.FUSION` and `hub.search.FUSION_EXTRA` 40 (chat messages only): the weights fitted by
-  `python -m training.fusion` on REALTALK's dev conversations, where each conversation scored by a model
-  fitted on the other four gave r@5/10/25 46.0/54.2/62.1 MRR 46.9 against plain RRF's 42.4/48.9/59.0 MRR
-  38.9 (in process, 60 candidates). It replaced a boost by the exchange (a tenth of the scores of the
-  messages one agent logged in one chat within 15 minutes) and a weight for short messages, which in
-  the same fit added nothing beside the scores (dev r@10 54.8 with the exchange's score as a feature,
-  54.9 without, held out by conversation as above). Fitted on this set's dev questions (its memories are not chat messages), cosine and
-  BM25 scores found less than RRF here (R@10 0.881 against 0.891 in process), and scoring every memory
-  with the chat weights cost this set R@10 0.941 -> 0.926 and newest first 32 -> 28 of 32: so messages
-  only, and this set's figures are as before. Measured once on everything, 2026-12-06, old and new on
-  the same hub: REALTALK through the API (705 questions) 48.0/55.9/64.7/72.8 MRR 47.2 -> 51.4/58.4/68.3/
-  74.3 MRR 51.5 (test split 53.2/61.8/69.9/79.3 MRR 51.8 -> 57.0/63.5/73.0/80.0 MRR 56.8), search p50
-  31 -> 44 ms; here hybrid 0.900/0.941/0.717, newest first 32/32 (recency 31/32, MMR 32/32).
+- `hub.ranking.EXCHANGE_WINDOW` 15 minutes, `EXCHANGE_WEIGHT` 0.1, `SHORT_MESSAGE` 120, `SHORT_WEIGHT` 0.5
+  (chat messages only): chosen on REALTALK's dev conversations in process (`benchmarks.realtalk`'s naive
+  rankings, RRF k 2, the 40 candidates the hub re-ranks): r@5/10/25 40.2/47.9/57.2 MRR 38.2 -> 41.9/50.8/
+  60.3 MRR 42.4 (the window alone 41.1/49.6/59.3; a boost of 1 + 0.5 ln(characters / 6) instead of the
+  short-message weight 42.8/51.1/59.9; adjacent turns of one session instead of a window 43.6/50.9/59.4;
+  through the API on dev, with that boost: 5-60 minutes, weight 0.1-0.3 within a point). The boost for every memory, tried
+  first, put "Netanel finishes work at 18:00 on Thursdays" above "Omer works until 20:00" for "when does
+  Omer finish work?" (tests/clients/test_round_trip.py); the exchange for every memory cost this set's
+  newest-first with recency (30 -> 29 of 32) and with MMR (32 -> 30): so messages only, which this set's
+  memories are not (their natures are inferred), and its figures are as before. Measured once on
+  everything, old and new in one session, 2026-12-06: REALTALK through the API (705 questions)
+  47.1/54.3/64.2/71.5 MRR 43.4 -> 47.9/55.9/64.7/72.9 MRR 47.2 (test split 52.7/59.8/69.0/77.9 ->
+  53.2/61.8/69.9/79.4), search p50 31 -> 29 ms; here hybrid 0.900/0.941/0.714, newest first 32/32, as
+  before.
+- Tried and not shipped, 2026-12-06: chat messages ranked by a logistic model of their cosine, BM25 score
+  (a share of the best candidate's, from a sparse query narrowed to the candidates) and log length,
+  fitted on REALTALK's dev conversations, among 60 candidates, in place of the exchange and short-message
+  weights (each dev conversation held out, in process: r@10 54.2 against plain RRF's 48.9). Through the
+  API, old and new on one hub: REALTALK 48.0/55.9/64.7/72.8 MRR 47.2 -> 51.4/58.4/68.3/74.3 MRR 51.5 (test
+  split r@10 61.8 -> 63.5), search p50 31 -> 44 ms; this set unchanged (its memories are not chat
+  messages). But with this set's conversation turns published as chat messages (`nature` message, as an
+  agent that logs chat would), a chat set it was never fitted on, it lost: turns hybrid R@10 0.879 ->
+  0.786 (held out 0.932 -> 0.807), MRR 0.664 -> 0.638, all R@10 0.952 -> 0.925. Its length prior, learned
+  where annotators cite long messages, buries the short replies that answer here ("make it 17:30").
+  Applied to every memory, it had cost this set R@10 0.941 -> 0.926 and newest first 32 -> 28 of 32.
 - `hub.sparse.CONTEXT_WEIGHT` 0.3: on the dev questions (one message of context), hybrid MRR 0.703
   at 0.3 and at 0.5, against 0.687 with the context indexed as part of the text, at the same
   recall@10 (0.94); on the chat messages alone, MRR 0.58 at 0.3, 0.57 at 0.5, 0.52 before.

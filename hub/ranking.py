@@ -1,6 +1,5 @@
-"""Re-ranking what the store found: the chat messages among hybrid candidates scored by how close they
-are, how many of the question's words they share and how much they say, the newest version of a fact
-first, and optional diversity.
+"""Re-ranking what the store found: chat messages found with their exchange and replies of a few words
+below what says something, the newest version of a fact first, and optional diversity.
 
 They only reorder, or (MMR) choose among, the candidates the store found for the query: fetch more
 than you will return. The last two work on the hits' dense vectors (the store returns them when asked).
@@ -8,9 +7,8 @@ than you will return. The last two work on the hits' dense vectors (the store re
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from collections.abc import Sequence
+from datetime import timedelta
 from functools import cache
 
 import numpy as np
@@ -18,7 +16,7 @@ import numpy as np
 from hub.conflicts.judge.change import change_cue, named_change
 from hub.models import Kind, Memory, Nature
 from hub.nature import nature_of
-from hub.store.base import RECENCY_WEIGHT, Hit
+from hub.store.base import Hit
 
 # For each of the first VERSION_LOOKUP hits, a newer hit at least this close to it (cosine of their
 # MiniLM vectors) that reports a change is taken as its newer version; tuned on the retrieval set's dev
@@ -30,26 +28,12 @@ VERSION_LOOKUP = 3
 # "Netanel cancelled the Holmes Place membership" against "Netanel's Holmes Place Azrieli membership
 # costs 289 shekels" (cosine 0.43).
 NAMED_SIMILARITY = 0.4
-
-
-@dataclass(frozen=True)
-class Fusion:
-    """A logistic model of whether a chat message among hybrid candidates answers the question, over
-    `fusion_features`: fitted by `python -m training.fusion` on REALTALK's dev conversations (the numbers:
-    benchmarks/retrieval.py)."""
-
-    cosine: float
-    words: float
-    length: float
-    bias: float
-
-    def probability(self, features: np.ndarray) -> np.ndarray:
-        z = features @ np.array([self.cosine, self.words, self.length]) + self.bias
-        chance: np.ndarray = 1.0 / (1.0 + np.exp(-z))
-        return chance
-
-
-FUSION = Fusion(cosine=6.238, words=3.859, length=1.199, bias=-14.339)
+# A message's exchange among the candidates: the messages one agent logged in one chat this close in time.
+EXCHANGE_WINDOW = timedelta(minutes=15)
+EXCHANGE_WEIGHT = 0.1  # the share of its exchange's scores a message gains
+# A chat message shorter than SHORT_MESSAGE characters weighs (characters / SHORT_MESSAGE) ** SHORT_WEIGHT.
+SHORT_MESSAGE = 120
+SHORT_WEIGHT = 0.5
 
 
 def _unit_vectors(hits: Sequence[Hit]) -> np.ndarray:
@@ -66,62 +50,45 @@ def reports_change(memory: Memory) -> bool:
     return memory.kind is Kind.correction or change_cue(memory.text) is not None
 
 
-def fusion_features(
-    cosines: Sequence[float] | np.ndarray, bm25: Sequence[float] | np.ndarray, lengths: Sequence[float]
-) -> np.ndarray:
-    """Each candidate's cosine to the question, its BM25 score as a share of the best candidate's (0 for
-    none), and the log of its length in characters: the columns `Fusion` weighs."""
-    words = np.asarray(bm25, dtype=np.float64)
-    best = words.max(initial=0.0)
-    share = words / best if best > 0 else np.zeros_like(words)
-    return np.column_stack([np.asarray(cosines, dtype=np.float64), share, np.log(np.maximum(lengths, 1.0))])
-
-
-def fused(
+def by_exchange_and_length(
     hits: Sequence[Hit],
-    cosines: Sequence[float] | np.ndarray,
-    bm25: Mapping[str, float],
     *,
-    boost: Sequence[float] | np.ndarray | None = None,
-    fusion: Fusion = FUSION,
+    window: timedelta = EXCHANGE_WINDOW,
+    weight: float = EXCHANGE_WEIGHT,
+    short: int = SHORT_MESSAGE,
+    shortness: float = SHORT_WEIGHT,
 ) -> list[Hit]:
-    """Rank the chat messages among hybrid candidates again, by how close they are in meaning, how many
-    of the question's rare words they share, and how much they say; other memories keep their places.
+    """Reorder the chat messages among fused candidates by their exchange and by how much they say.
 
-    Rank fusion (RRF) finds the candidates but throws away by how much each half liked them: a message
-    that BM25 ranks second by a hair and one it ranks second far behind the first score alike. The
-    scores themselves, weighed by a model fitted on real conversations (`Fusion`), keep that, and a
-    reply of a few words ("haha same", "What about you?") that shares a question's words without
-    answering it falls below a message that says something. `hits` come in the store's order, with
-    their `cosines` to the question; `bm25` holds the BM25 score of each that has one (by memory id).
-    The chat messages (`nature` message) fill the places messages held, best first, each scored with
-    the model's chance that it answers (times its `boost`, if given: `recency_boost`). Other memories
-    keep the place and score the store's rank fusion gave them: on statements, logs and facts (the
-    project's own retrieval set) rank fusion finds more than these scores.
+    A message gains `weight` times the scores of its exchange among the candidates (the messages the
+    same agent logged in the same chat within `window` of it): the turns of a conversation about one
+    thing are found together, where one alone matches the question's words poorly. Messages all in one
+    exchange are not reordered by it: each gains a share of all the others' scores, which keeps their
+    order. And a message shorter than `short` characters weighs less (`shortness` the power of its share
+    of `short`): a reply of a few words ("What about you?", "haha same") shares a question's words
+    without answering it. Facts, events and the rest keep their scores: "Omer works until 20:00" is
+    short and complete, and a fact's versions are ranked by `newest_versions_first`. Scores must be
+    positive (rank fusions are).
     """
-    message = [nature_of(h.memory) is Nature.message for h in hits]
-    if not any(message):
+    if len(hits) < 2 or any(hit.score <= 0 for hit in hits):
         return list(hits)
-    words = [bm25.get(h.memory.id, 0.0) for h in hits]
-    chance = fusion.probability(fusion_features(cosines, words, [len(h.memory.text) for h in hits]))
-    if boost is not None:
-        chance = chance * np.asarray(boost)
-    best = iter(sorted((i for i, m in enumerate(message) if m), key=lambda i: -chance[i]))
-    placed = []
-    for i, hit in enumerate(hits):
-        if message[i]:
-            j = next(best)
-            hit = replace(hits[j], score=float(chance[j]))
-        placed.append(hit)
-    return placed
-
-
-def recency_boost(hits: Sequence[Hit], half_life: timedelta, *, now: datetime) -> np.ndarray:
-    """1 + RECENCY_WEIGHT x 2^(-age / half_life) for each hit, the age of what happened counted from
-    `now`: the factor by which the store ages a positive score (`hub.store.edge.recency_formula`)."""
-    ages = np.array([abs((now - h.memory.occurred_at).total_seconds()) for h in hits])
-    factor: np.ndarray = 1.0 + RECENCY_WEIGHT * 0.5 ** (ages / half_life.total_seconds())
-    return factor
+    memories = [hit.memory for hit in hits]
+    message = np.array([nature_of(m) is Nature.message for m in memories])
+    if not message.any():
+        return list(hits)
+    chats: dict[tuple[str, str | None], int] = {}
+    chat = np.array([chats.setdefault((m.agent, m.chat), len(chats)) for m in memories])
+    when = np.array([m.occurred_at.timestamp() for m in memories])
+    exchange = (
+        (message[:, None] & message[None, :])
+        & (chat[:, None] == chat[None, :])
+        & (np.abs(when[:, None] - when[None, :]) <= window.total_seconds())
+    )
+    np.fill_diagonal(exchange, False)
+    scores = np.array([hit.score for hit in hits])
+    said = np.where(message, np.minimum([len(m.text) / short for m in memories], 1.0), 1.0)
+    rescored = (scores + weight * (exchange @ scores)) * said**shortness
+    return [hits[i] for i in np.argsort(-rescored, kind="stable")]
 
 
 def newest_versions_first(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TypeVar
@@ -10,14 +10,12 @@ from typing import TypeVar
 import numpy as np
 
 from hub.embedding import Encoder
-from hub.models import Confidence, Kind, Nature, Scope, State, Tier, utcnow
-from hub.nature import nature_of
+from hub.models import Confidence, Kind, Scope, State, Tier, utcnow
 from hub.ranking import (
     VERSION_LOOKUP,
-    fused,
+    by_exchange_and_length,
     maximal_marginal_relevance,
     newest_versions_first,
-    recency_boost,
 )
 from hub.sparse import SparseEncoder
 from hub.store.base import NO_TERMS, Hit, MemoryFilter, MemoryStore, SearchMode, SearchQuery
@@ -28,12 +26,9 @@ from hub.store.base import NO_TERMS, Hit, MemoryFilter, MemoryStore, SearchMode,
 # of its own around the first hit cost more than it caught (benchmarks/retrieval.py).
 POOL = 20
 DIVERSITY_POOL = 30
-# Candidates asked of the store beyond those kept: a tie cut at the store's limit is then cut where
-# ties are put in order (`Retriever._best`).
-TIE_MARGIN = 20
-# A hybrid search keeps this many candidates more than it returns, since `hub.ranking.fused` scores
-# the chat messages among them again and moves some up from further down the fused ranks.
-FUSION_EXTRA = 40
+# Candidates asked of the store, as a multiple of those kept: a tie cut at the store's limit is then
+# cut where ties are put in order (`Retriever._best`).
+TIE_MARGIN = 2
 # Fused scores equal but for the order the store added their parts in (2/5 against 1/3 + 1/15) tie.
 SCORE_DIGITS = 6
 # Hops followed from a superseded hit to the memory that finally superseded it.
@@ -141,6 +136,9 @@ class Retriever:
         searched = frozenset(State) if flt.states is None else flt.states | {State.superseded}
         hits = self._best(replace(candidates, filter=replace(flt, states=searched)) if follow else candidates)
         more = len(hits) == pool
+        if candidates.mode is SearchMode.hybrid:
+            # Before successors take their places: a correction takes the place its fact earned.
+            hits = by_exchange_and_length(hits)
         if follow:
             hits = self._successors_in_place(hits, flt, dense)
             if len(hits) < pool and more:
@@ -157,24 +155,17 @@ class Retriever:
     def _best(self, query: SearchQuery) -> list[Hit]:
         """The store's best `query.limit` hits, ties in the same order every time.
 
-        Scores can tie (rank fusions often do: a message first for BM25 and another first for the
-        model); the store returns tied hits in any order, and may cut a tie at its limit. So more are
-        asked for, and ties go to the hit closer to the query in meaning, then by id. Among a hybrid
-        search's candidates, cut that way, the chat messages are ranked again from their cosine and BM25
-        scores (`hub.ranking.fused`), aged as the store would (`recency`).
+        Hybrid scores are rank fusions and tie often (a message first for BM25 and another first for
+        the model); the store returns tied hits in any order, and may cut a tie at its limit. So more
+        are asked for, and ties go to the hit closer to the query in meaning, then by id.
         """
-        hybrid = query.mode is SearchMode.hybrid
-        kept = query.limit + (FUSION_EXTRA if hybrid else 0)
-        found = self.store.search(replace(query, limit=kept + TIE_MARGIN))
-        cosine = dict(zip((h.memory.id for h in found), _cosines(query.dense, found).tolist(), strict=True))
-        found = _in_order(found, cosine)[:kept]
-        if hybrid and any(nature_of(h.memory) is Nature.message for h in found):
-            bm25 = self.store.bm25(query.sparse, [h.memory.id for h in found])
-            boost = (
-                None if query.recency is None else recency_boost(found, query.recency, now=query.filter.now)
-            )
-            found = fused(found, [cosine[h.memory.id] for h in found], bm25, boost=boost)
-        return found[: query.limit]
+        found = self.store.search(replace(query, limit=query.limit * TIE_MARGIN))
+        cosine = _cosines(query.dense, found)
+        order = sorted(
+            range(len(found)),
+            key=lambda i: (-round(found[i].score, SCORE_DIGITS), -cosine[i], found[i].memory.id),
+        )
+        return [found[i] for i in order[: query.limit]]
 
     def _successors_in_place(self, hits: Sequence[Hit], flt: MemoryFilter, dense: list[float]) -> list[Hit]:
         """Each superseded hit gives its place to the memory that superseded it (the last of the
@@ -263,8 +254,3 @@ def _cosines(query: Sequence[float], hits: Sequence[Hit]) -> np.ndarray:
     width = len(query)
     vectors = np.asarray([h.vector if h.vector else [0.0] * width for h in hits], dtype=np.float64)
     return vectors.reshape(-1, width) @ np.asarray(query, dtype=np.float32)
-
-
-def _in_order(hits: Sequence[Hit], cosine: Mapping[str, float]) -> list[Hit]:
-    """Best score first; a tie to the hit closer to the query in meaning (`cosine`, by id), then by id."""
-    return sorted(hits, key=lambda h: (-round(h.score, SCORE_DIGITS), -cosine[h.memory.id], h.memory.id))

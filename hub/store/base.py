@@ -250,10 +250,6 @@ class MemoryStore(Protocol):
 
     def search(self, query: SearchQuery) -> list[Hit]: ...
 
-    def bm25(self, sparse: SparseVec, ids: Sequence[str]) -> dict[str, float]:
-        """The BM25 score for `sparse` of each of these memories that shares a term with it, by id."""
-        ...
-
     def update(self, memory_id: str, fields: dict[str, Any]) -> None:
         """Patch payload fields of one memory (state, tier, links); vectors stay."""
         ...

@@ -35,7 +35,6 @@ from hub.store.base import (
     PayloadPatch,
     SearchMode,
     SearchQuery,
-    SparseVec,
     canonical_id,
     dense_of,
     from_payload,
@@ -254,21 +253,6 @@ class EdgeStore:
         with self._lock:
             found = self._shard.query(request)
         return [to_hit(p.payload, p.score, p.vector) for p in found]
-
-    def bm25(self, sparse: SparseVec, ids: Sequence[str]) -> dict[str, float]:
-        points: list[qe.PointId] = list(dict.fromkeys(p for i in ids if (p := canonical_id(i))))
-        if not points or not sparse.indices:
-            return {}
-        request = qe.QueryRequest(
-            query=qe.Query.Nearest(qe.SparseVector(sparse.indices, sparse.values), using=SPARSE),
-            filter=qe.Filter(must=[qe.HasIdCondition(set(points))]),
-            limit=len(points),
-            with_payload=False,
-            with_vector=False,
-        )
-        with self._lock:
-            found = self._shard.query(request)
-        return {str(p.id): p.score for p in found}
 
     def update(self, memory_id: str, fields: dict[str, Any]) -> None:
         with self._patch_lock:

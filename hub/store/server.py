@@ -32,7 +32,6 @@ from hub.store.base import (
     PayloadPatch,
     SearchMode,
     SearchQuery,
-    SparseVec,
     canonical_id,
     dense_of,
     from_payload,
@@ -163,20 +162,6 @@ class ServerStore:
             with_vectors=[DENSE] if query.with_vectors else False,
         )
         return [to_hit(p.payload, p.score, p.vector) for p in response.points]
-
-    def bm25(self, sparse: SparseVec, ids: Sequence[str]) -> dict[str, float]:
-        points = list(dict.fromkeys(p for i in ids if (p := canonical_id(i))))
-        if not points or not sparse.indices:
-            return {}
-        response = self._client.query_points(
-            self.collection,
-            query=models.SparseVector(indices=sparse.indices, values=sparse.values),
-            using=SPARSE,
-            query_filter=models.Filter(must=[models.HasIdCondition(has_id=list(points))]),
-            limit=len(points),
-            with_payload=False,
-        )
-        return {str(p.id): p.score for p in response.points}
 
     def update(self, memory_id: str, fields: dict[str, Any]) -> None:
         current = self.get([memory_id])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -11,14 +10,8 @@ import pytest
 
 from hub.conflicts.judge.change import change_cue
 from hub.models import Confidence, Kind, Memory, Nature, Scope, memory_id_for
-from hub.ranking import (
-    fused,
-    fusion_features,
-    maximal_marginal_relevance,
-    newest_versions_first,
-    recency_boost,
-)
-from hub.store.base import RECENCY_WEIGHT, Hit
+from hub.ranking import by_exchange_and_length, maximal_marginal_relevance, newest_versions_first
+from hub.store.base import Hit
 
 JAN = datetime(2026, 1, 10, tzinfo=UTC)
 MAY = datetime(2026, 5, 10, tzinfo=UTC)
@@ -212,60 +205,63 @@ def scored(
     return replace(found, score=score, memory=found.memory.model_copy(update={"agent": agent, "chat": chat}))
 
 
-def bm25(**by_name: float) -> dict[str, float]:
-    return {memory_id_for(name): score for name, score in by_name.items()}
-
-
 def test_a_chat_reply_of_a_few_words_ranks_below_a_message_that_says_something() -> None:
-    # Both share the question's rare words; the reply is closer in meaning but says nothing.
-    short = scored("short", "What about you?", 0.0)
+    short = scored("short", "What about you?", 0.6, nature=Nature.message)
     told = scored(
-        "told", "I started pottery classes on Wednesdays at the community centre, and I love it so far.", 0.0
+        "told",
+        "I started pottery classes on Wednesdays at the community centre, and I love it so far.",
+        0.5,
+        at=MAY,
+        nature=Nature.message,
     )
-    assert names(fused([short, told], [0.6, 0.5], bm25(short=5.0, told=5.0))) == ["told", "short"]
+    assert names(by_exchange_and_length([short, told])) == ["told", "short"]
 
 
-def test_facts_keep_the_places_rank_fusion_gave_them() -> None:
-    # The messages trade places among themselves; the fact between them stays second, with its score.
-    reply = scored("reply", "ok sure", 0.9)
-    fact = scored("fact", "Omer works until 20:00", 0.8, nature=Nature.state)
-    told = scored("told", "Omer said he finishes at eight most evenings this month, later on Thursdays.", 0.7)
-    found = fused([reply, fact, told], [0.6, 0.6, 0.5], bm25(reply=5.0, fact=5.0, told=5.0))
-    assert names(found) == ["told", "fact", "reply"]
-    assert found[1].score == 0.8
-    only_facts = [replace(fact, score=0.8), scored("other", "x" * 80, 0.7, nature=Nature.state)]
-    assert fused(only_facts, [0.1, 0.9], bm25(other=9.0)) == only_facts
+def test_a_short_fact_keeps_its_weight_against_a_longer_one() -> None:
+    short = scored("short", "Omer works until 20:00", 0.6, at=MAY, nature=Nature.state)
+    longer = scored("longer", "Netanel finishes work at 18:00 on Thursdays, after the team meeting.", 0.5)
+    assert names(by_exchange_and_length([longer, short])) == ["short", "longer"]
 
 
-def test_how_much_bm25_liked_a_hit_counts_not_only_its_rank() -> None:
-    # First for BM25 and first for the model: rank fusion ties them whatever the scores were.
-    words, meaning = scored("words", "x" * 60, 0.0), scored("meaning", "y" * 60, 0.0)
-    close = fused([words, meaning], [0.50, 0.55], bm25(words=10.0, meaning=9.9))
-    assert names(close) == ["meaning", "words"]
-    far = fused([words, meaning], [0.50, 0.55], bm25(words=10.0, meaning=2.0))
-    assert names(far) == ["words", "meaning"]
+def test_a_hit_whose_exchange_matched_too_rises_above_a_lone_one() -> None:
+    # Two turns logged five minutes apart both match; a lone turn two days later matched a bit better.
+    first = scored("first", "We booked the cabin near the lake.", 0.50, at=JAN)
+    second = scored("second", "It has a wood stove and a canoe.", 0.50, at=JAN + timedelta(minutes=5))
+    lone = scored("lone", "The cabin at the lake looked nice.", 0.52, at=JAN + timedelta(days=2))
+    assert names(by_exchange_and_length([lone, first, second]))[-1] == "lone"
 
 
-def test_fused_scores_are_chances_ordered_best_first() -> None:
-    hits = [scored(f"h{i}", "z" * (30 + 10 * i), 0.0) for i in range(4)]
-    found = fused(hits, [0.2, 0.7, 0.4, 0.5], bm25(h0=3.0, h2=1.0))
-    assert [h.score for h in found] == sorted((h.score for h in found), reverse=True)
-    assert all(0.0 < h.score < 1.0 for h in found)
-    assert sorted(names(found)) == ["h0", "h1", "h2", "h3"]
+def test_another_agent_another_chat_or_a_later_hour_is_not_the_exchange() -> None:
+    first = scored("first", "We booked the cabin near the lake.", 0.50, at=JAN)
+    other_agent = scored("other", "It has a wood stove and a canoe.", 0.50, at=JAN, agent="telegram")
+    other_chat = scored("chat", "It has a wood stove and a canoe?", 0.50, at=JAN, chat="family")
+    later = scored("later", "It has a wood stove and a canoe!", 0.50, at=JAN + timedelta(hours=1))
+    lone = scored("lone", "The cabin at the lake looked nice.", 0.52, at=JAN + timedelta(days=2))
+    assert names(by_exchange_and_length([lone, first, other_agent, other_chat, later]))[0] == "lone"
 
 
-def test_features_share_the_best_candidates_bm25_and_none_without_words() -> None:
-    features = fusion_features([0.1, 0.2], [4.0, 1.0], [100, 10])
-    assert features[:, 1].tolist() == [1.0, 0.25]
-    assert features[:, 2].tolist() == pytest.approx([math.log(100), math.log(10)])
-    assert fusion_features([0.1, 0.2], [0.0, 0.0], [5, 5])[:, 1].tolist() == [0.0, 0.0]
+def test_facts_logged_together_gain_nothing_from_each_other() -> None:
+    # An exchange is a chat's: facts stated in one session are ranked as the store ranked them.
+    first = scored("first", "We booked the cabin near the lake.", 0.50, nature=Nature.state)
+    second = scored(
+        "second", "It has a wood stove and a canoe.", 0.50, at=JAN + timedelta(minutes=5), nature=Nature.state
+    )
+    lone = scored(
+        "lone", "The cabin at the lake looked nice.", 0.52, at=JAN + timedelta(days=2), nature=Nature.state
+    )
+    assert names(by_exchange_and_length([lone, first, second])) == ["lone", "first", "second"]
 
 
-def test_recency_raises_a_newer_hit_by_its_age_as_the_store_would() -> None:
-    now = JAN + timedelta(days=30)
-    old, new = scored("old", "x" * 50, 0.5, at=JAN), scored("new", "y" * 50, 0.5, at=now - timedelta(days=10))
-    factors = recency_boost([old, new], timedelta(days=10), now=now)
-    assert factors.tolist() == pytest.approx([1 + RECENCY_WEIGHT * 0.125, 1 + RECENCY_WEIGHT * 0.5])
-    # Alike in every other way, the newer message comes first once aged, and not before.
-    assert names(fused([old, new], [0.5, 0.5], {})) == ["old", "new"]
-    assert names(fused([old, new], [0.5, 0.5], {}, boost=factors)) == ["new", "old"]
+def test_hits_all_in_one_exchange_keep_their_order() -> None:
+    # Each gains a share of all the others' scores, which is all that could reorder these.
+    hits = [scored(f"h{i}", "x" * 40, 0.9 - 0.3 * i, at=JAN + timedelta(minutes=i)) for i in range(3)]
+    assert names(by_exchange_and_length(hits)) == ["h0", "h1", "h2"]
+
+
+def test_scores_that_are_not_all_positive_leave_the_order() -> None:
+    # With positive scores the short reply would fall below the long message; one negative score (a
+    # cosine, not a fusion) and nothing moves.
+    reply, told = scored("reply", "ok", 0.3), scored("told", "We fly to Lisbon on 10 April. " * 5, 0.2)
+    assert names(by_exchange_and_length([reply, told])) == ["told", "reply"]
+    below = scored("below", "Nothing to do with it.", -0.1)
+    assert names(by_exchange_and_length([reply, told, below])) == ["reply", "told", "below"]

@@ -556,20 +556,6 @@ def test_paraphrase_needs_the_dense_half(corpus: MemoryStore, ask: Callable[...,
     assert first(corpus, ask(question, mode=SearchMode.hybrid)) == "g_deploy"
 
 
-def test_bm25_scores_the_memories_named_as_a_sparse_search_does(
-    corpus: MemoryStore, ask: Callable[..., SearchQuery]
-) -> None:
-    query = ask("zorblatt-07 deploy", mode=SearchMode.sparse)
-    searched = {h.memory.id: h.score for h in corpus.search(query)}
-    assert len(searched) >= 2
-    named = [memory("g_zorblatt").id, memory("g_coffee").id, "not-a-uuid"]
-    scored = corpus.bm25(query.sparse, named)
-    # Only those sharing a word get a score, the one the search gives them; the rest are left out.
-    assert scored == {i: pytest.approx(searched[i]) for i in named if i in searched}
-    assert memory("g_zorblatt").id in scored
-    assert corpus.bm25(ask("what is it").sparse, named) == {}
-
-
 def test_stopword_only_query(corpus: MemoryStore, ask: Callable[..., SearchQuery]) -> None:
     assert corpus.search(ask("what is it", mode=SearchMode.sparse)) == []
     assert len(corpus.search(ask("what is it", mode=SearchMode.hybrid, limit=3))) == 3

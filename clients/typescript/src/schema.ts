@@ -1864,7 +1864,7 @@ export interface components {
             context?: string | null;
             /**
              * Score
-             * @description Relevance: the store's score (in a hybrid search, its rank fusion of the cosine and BM25 ranks), except a chat message's in a hybrid search: the chance (0 to 1) that it answers, from a model of its cosine, BM25 score and length. Hits come in rank order, which the newest-version rule, `diversity` and chat messages mixed with other memories (two kinds of score) may set apart from the scores.
+             * @description Relevance as the store scored it. Hits come in rank order, which the newest-version rule and `diversity` may set apart from the scores.
              */
             score: number;
             kind: components["schemas"]["Kind"];
