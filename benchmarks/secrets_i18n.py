@@ -125,17 +125,7 @@ SPLITS = (
     "test",
     "fresh",
     "fresh3",
-    "fresh4",
-    "fresh5",
-    "fresh6",
-    "fresh7",
-    "fresh8",
-    "fresh9",
-    "fresh10",
-    "fresh11",
-    "fresh12",
-    "fresh13",
-    "fresh14",
+    *sorted(BLIND, key=lambda split: int(split.removeprefix("fresh"))),
 )
 
 
