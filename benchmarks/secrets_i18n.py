@@ -94,7 +94,13 @@ sentence ("seed phrase: never share it with anyone"): nothing moved. fresh13 has
 day by a writer who opened no file of the repository, asked for a broad mix of every kind said as people
 say them (exchanges, forwarded lines, typos, code-switching, values first or spaced out) and for
 look-alikes holding a number, a reference or a credential word that is no secret; measured once on main
-before the next change: 79 of 90 secrets refused, 77 named, 3 of 89 look-alikes refused. Leave its rows
+before the next change: 79 of 90 secrets refused, 77 named, 3 of 89 look-alikes refused. Its rows were
+then shown once, in a diff read before landing: like fresh7, it stays out of training but is no longer
+blind. fresh15 (10 + 10 per language) was written blind after that, the same day, by a writer who opened
+no file of the repository, asked for every kind said in voice notes, reminders, lists and threads (the
+value often mid-sentence, the thing named loosely) and for look-alikes holding a number, a reference or a
+credential word that is no secret (a code said to have expired among them); measured once on main
+before the next change: 75 of 90 secrets refused, 71 named, 3 of 90 look-alikes refused. Leave its rows
 unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
