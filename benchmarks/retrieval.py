@@ -31,8 +31,8 @@ Why the ranking's constants are what they are (moved here from the code's commen
   rankings, RRF k 2, the 40 candidates the hub re-ranks): r@5/10/25 40.2/47.9/57.2 MRR 38.2 -> 41.9/50.8/
   60.3 MRR 42.4 (the window alone 41.1/49.6/59.3; a boost of 1 + 0.5 ln(characters / 6) instead of the
   short-message weight 42.8/51.1/59.9; adjacent turns of one session instead of a window 43.6/50.9/59.4;
-  through the API on dev, with that boost: 5-60 minutes, weight 0.1-0.3 within a point). The boost for every memory, tried
-  first, put "Netanel finishes work at 18:00 on Thursdays" above "Omer works until 20:00" for "when does
+  through the API on dev, with that boost: 5-60 minutes, weight 0.1-0.3 within a point). The boost for
+  every memory, tried first, put "Netanel finishes work at 18:00 on Thursdays" above "Omer works until 20:00" for "when does
   Omer finish work?" (tests/clients/test_round_trip.py); the exchange for every memory cost this set's
   newest-first with recency (30 -> 29 of 32) and with MMR (32 -> 30): so messages only, which this set's
   memories are not (their natures are inferred), and its figures are as before. Measured once on
