@@ -100,8 +100,11 @@ blind. fresh15 (10 + 10 per language) was written blind after that, the same day
 no file of the repository, asked for every kind said in voice notes, reminders, lists and threads (the
 value often mid-sentence, the thing named loosely) and for look-alikes holding a number, a reference or a
 credential word that is no secret (a code said to have expired among them); measured once on main
-before the next change: 75 of 90 secrets refused, 71 named, 3 of 90 look-alikes refused. Leave its rows
-unread.
+before the next change: 75 of 90 secrets refused, 71 named, 3 of 90 look-alikes refused. fresh16 (10 +
+10 per language) was written blind after it, the same day, by a writer who opened no file of the
+repository, asked for every kind in voice notes, forwarded lines, lists and threads (typos, code-switching,
+the thing named loosely) and for look-alikes of the same sort; measured once on main before the next
+change: 76 of 90 secrets refused, 71 named, 2 of 90 look-alikes refused. Leave the rows of both unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
