@@ -51,6 +51,14 @@ Why the ranking's constants are what they are (moved here from the code's commen
   0.786 (held out 0.932 -> 0.807), MRR 0.664 -> 0.638, all R@10 0.952 -> 0.925. Its length prior, learned
   where annotators cite long messages, buries the short replies that answer here ("make it 17:30").
   Applied to every memory, it had cost this set R@10 0.941 -> 0.926 and newest first 32 -> 28 of 32.
+- Measured 2026-12-06, one session, the same code: this set's conversation turns published as chat
+  messages (`nature` message) rather than with a nature the hub infers, as an agent that logs a chat
+  publishes them, so that its figures exercise what the hub does with chat (they conflict with no
+  state they do not report a change of, and rank by their exchange and length): hybrid 0.900/0.941/
+  0.714 -> 0.916/0.952/0.741 (held out 0.919/0.959/0.741 -> 0.931/0.975/0.757), turns R@10 0.839 ->
+  0.879 (held out 0.875 -> 0.932), MRR 0.602 -> 0.664; newest first 32/32 both; the review's
+  conflicts 147 -> 108 (those between memories the set does not label as versions 125 -> 86), merges
+  3 -> 1. Figures above this line were measured with the turns' nature inferred.
 - `hub.sparse.CONTEXT_WEIGHT` 0.3: on the dev questions (one message of context), hybrid MRR 0.703
   at 0.3 and at 0.5, against 0.687 with the context indexed as part of the text, at the same
   recall@10 (0.94); on the chat messages alone, MRR 0.58 at 0.3, 0.57 at 0.5, 0.52 before.
@@ -70,7 +78,8 @@ was measured on it:
   the web assistant), one memory per message as an agent that logs every message publishes them,
   filler and replies like "make it 17:30" included. Written blind after the other two were
   measured, because the set had no raw dialogue, where FACTS.md measures dense search weakest.
-  Each message goes out with the one before it in its session as its `context` (indexed for
+  Each message goes out as a chat message (`nature` message, as an agent that logs a chat publishes
+  it, since 2026-12-06) with the one before it in its session as its `context` (indexed for
   search, not part of the memory): 0, 1, 2, 3 messages of context gave hybrid recall@10 0.71,
   0.85, 0.87, 0.88 on this part's dev questions and MRR (all dev) 0.676, 0.684, 0.666, 0.651.
   Since BM25 counts a context's words at 0.3 of the text's own (`hub.sparse.CONTEXT_WEIGHT`), 1, 2,
@@ -181,6 +190,7 @@ EVENT_FIELDS = (
     "related",
     "private",
     "context",
+    "nature",
 )
 # A chat message is published with the messages just before it in its session as its `context`.
 CONTEXT_MESSAGES = 1
@@ -413,7 +423,12 @@ def load_set() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     questions: list[dict[str, Any]] = []
     for part, (memory_file, question_file) in PARTS.items():
         part_memories = load(memory_file)
-        memories += with_context(part_memories, CONTEXT_MESSAGES) if part in CHAT_PARTS else part_memories
+        if part in CHAT_PARTS:
+            # As an agent that logs a chat publishes its messages (docs/judge.md): said at a time.
+            part_memories = [
+                {**m, "nature": "message"} for m in with_context(part_memories, CONTEXT_MESSAGES)
+            ]
+        memories += part_memories
         questions += [{**q, "part": part} for q in load(question_file)]
     return memories, questions
 

@@ -53,6 +53,9 @@ def test_the_set_is_as_described() -> None:
     # Each chat message after the first of its session goes out with the message before it as context.
     with_context = [m for m in everything if m.get("context")]
     assert len(with_context) == len(turns) - len({m["session"] for m in turns})
+    # They go out as chat messages, as an agent that logs a chat publishes them; nothing else does.
+    turn_ids = {m["id"] for m in turns}
+    assert {m["id"] for m in everything if m.get("nature") == "message"} == turn_ids
     assert Path(__file__).resolve().parents[2].joinpath("benchmarks/data/retrieval/questions.jsonl").exists()
 
 
