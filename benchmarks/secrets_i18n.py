@@ -105,6 +105,11 @@ before the next change: 75 of 90 secrets refused, 71 named, 3 of 90 look-alikes 
 repository, asked for every kind in voice notes, forwarded lines, lists and threads (typos, code-switching,
 the thing named loosely) and for look-alikes of the same sort; measured once on main before the next
 change: 76 of 90 secrets refused, 71 named, 2 of 90 look-alikes refused. Leave the rows of both unread.
+The next change made fresh4 to fresh14 part of what the model learns from (`BLIND` is the halves not yet
+learned from), so their figures here are no longer held out; each held out in turn, the model trained on
+the ten others, they went from 902 to 911 of 990 refused (873 to 882 named, look-alikes 12 to 8 of 982),
+and measured once, fresh15 from 75 to 75 refused (71 to 71 named, look-alikes 3 to 0) and fresh16 from 76
+to 77 (71 to 73 named, look-alikes 2 to 2).
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
@@ -129,17 +134,15 @@ from hub.secrets import find_secrets
 from training.secret_detector import BLIND
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secrets_i18n.jsonl"
-SPLITS = (
-    "dev",
-    "test",
-    "fresh",
-    "fresh3",
-    *sorted(BLIND, key=lambda split: int(split.removeprefix("fresh"))),
-)
 
 
 def load(path: Path = DATA) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def splits(rows: list[dict[str, Any]]) -> list[str]:
+    """The set's halves in the order they were written (each appended after the last)."""
+    return list(dict.fromkeys(row["split"] for row in rows))
 
 
 # A wallet's seed phrase is named as one: the set labels it a passphrase or recovery codes.
@@ -177,7 +180,7 @@ def tally(rows: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:
 def report(rows: list[dict[str, Any]]) -> None:
     counts = tally(rows)
     languages = list(dict.fromkeys(row["lang"] for row in rows))
-    for split in (split for split in SPLITS if any(row["split"] == split for row in rows)):
+    for split in splits(rows):
         print(f"\n{split} half: secrets refused (named with their kind) / look-alikes refused")
         total: dict[str, int] = defaultdict(int)
         for lang in languages:
@@ -222,11 +225,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    rows = load()
     # Listing a blind half's errors would spend it (see above).
-    readable = [split for split in SPLITS if split not in BLIND]
+    readable = [split for split in splits(rows) if split not in BLIND]
     parser.add_argument("--errors", choices=readable, help="list a half's misses and false refusals")
     args = parser.parse_args()
-    rows = load()
     report(rows)
     if args.errors:
         errors(rows, args.errors)

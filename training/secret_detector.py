@@ -37,10 +37,9 @@ REPO = Path(__file__).resolve().parent.parent
 LABELLED = REPO / "tests" / "data" / "secrets_i18n.jsonl"
 TRAIN = REPO / "training" / "data" / "secrets_train.jsonl"
 CORPUS = REPO / "tests" / "data" / "secrets_corpus.jsonl"
-# Halves never trained on, fresh4 to fresh16: the blind ones, and fresh7 and fresh14, each shown once in a
-# diff read after its measurement (benchmarks/secrets_i18n.py), which stay out so that their figures keep
-# meaning what they said.
-BLIND = frozenset(f"fresh{n}" for n in range(4, 17))
+# Halves written blind and not yet trained on: each measures the next change once, then joins the training
+# data, since more writers teach the model more ways of saying a secret than any one half can test.
+BLIND = frozenset({"fresh15", "fresh16"})
 # The kinds people say in words; keys and tokens with a provider's shape are the rules' alone.
 STATED = frozenset(
     {"pin", "password", "passphrase", "access_code", "card_security_code", "bank_login", "recovery_codes"}
