@@ -109,7 +109,12 @@ The next change made fresh4 to fresh14 part of what the model learns from (`BLIN
 learned from), so their figures here are no longer held out; each held out in turn, the model trained on
 the ten others, they went from 902 to 911 of 990 refused (873 to 882 named, look-alikes 12 to 8 of 982),
 and measured once, fresh15 from 75 to 75 refused (71 to 71 named, look-alikes 3 to 0) and fresh16 from 76
-to 77 (71 to 73 named, look-alikes 2 to 2).
+to 77 (71 to 73 named, look-alikes 2 to 2). fresh17 (10 + 10 per language; one look-alike repeating an
+earlier sentence dropped) was written blind after that, the same day, by a writer who opened no file of
+the repository, asked for passphrases of ordinary words given every way people give one (after "is", a
+colon, in quotes, as a list, as an answer) and for look-alikes holding a number, a credential word or a
+few words in quotes (a proverb, a song); measured once on that model before the next change: 76 of 90
+secrets refused, 72 named, 4 of 89 look-alikes refused. Leave its rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
