@@ -114,7 +114,9 @@ earlier sentence dropped) was written blind after that, the same day, by a write
 the repository, asked for passphrases of ordinary words given every way people give one (after "is", a
 colon, in quotes, as a list, as an answer) and for look-alikes holding a number, a credential word or a
 few words in quotes (a proverb, a song); measured once on that model before the next change: 76 of 90
-secrets refused, 72 named, 4 of 89 look-alikes refused. Leave its rows unread.
+secrets refused, 72 named, 4 of 89 look-alikes refused. Measured once on the next change, phrases of
+plain words read by the model (docs/secrets.md): 83 refused, 79 named, 4 look-alikes refused. No half is
+blind for the change after that: write one, and leave it unread, before measuring blind again.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a

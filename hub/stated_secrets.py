@@ -4,12 +4,14 @@ The rules of `hub.secrets` read a secret where a language's table names it ("el 
 say them many more ways. This model reads every value-shaped token (digits, or letters with a symbol)
 with the characters around it: character n-grams of what comes before and after, which carry "código",
 "Kennwort", "пароль" or "קוד" in any inflection, those of the few words just before it again on their
-own, and the value's shape and length, hashed into a fixed number of columns (numpy only at run time). A
-multinomial logistic regression over those, trained by `training/secret_detector.py` on the project's
-labelled sentences (`tests/data/secrets_i18n.jsonl`, all but its blind halves, and
-`training/data/secrets_train.jsonl`) and on real chat messages as look-alikes, says which kind of secret
-a token is, or none. `hub.secrets.find_secrets(text, said=True)` asks it only where no rule found
-anything, and only of what a person said or wrote (a memory's text, its context, a note).
+own, and the value's shape and length, hashed into a fixed number of columns (numpy only at run time). It
+reads a phrase of plain words too, where a sentence gives one (after a colon, a dash, "is", or in quotes),
+with the phrase's own words. Two multinomial logistic regressions over those, one for tokens and one for
+phrases, trained by `training/secret_detector.py` on the project's labelled sentences
+(`tests/data/secrets_i18n.jsonl`, all but its blind halves, and `training/data/secrets_train.jsonl`) and
+on real chat messages as look-alikes, say which kind of secret a value is, or none.
+`hub.secrets.find_secrets(text, said=True)` asks it only where no rule found anything, and only of what a
+person said or wrote (a memory's text, its context, a note).
 """
 
 from __future__ import annotations
@@ -27,12 +29,17 @@ from pathlib import Path
 
 import numpy as np
 
+from hub.secret_languages import LANGUAGES
 from hub.writing_systems import HEBREW_PREFIXES
 
 FOLDER = Path(__file__).parent / "secret_model"
 # The lowest of 0.5, 0.55, ... 0.95 at which the held-out look-alikes the model refuses in
 # `python -m training.secret_detector --cv` are at most 1%, and REALTALK's even conversations none.
 THRESHOLD = 0.75
+# For a phrase of words (`phrases`): the lowest of the same at which the halves of the labelled set held
+# out in turn, screened as the hub screens (`python -m training.secret_detector --halves`), have at most
+# 1% of their look-alikes refused, and REALTALK's even conversations none.
+PHRASE_THRESHOLD = 0.95
 NONE = "none"
 REDACTED = "REDACTED:"
 _LETTER = re.compile(r"[^\W\d_]")
@@ -58,9 +65,10 @@ def _closes(char: str) -> bool:
 
 
 def candidates(text: str) -> list[tuple[int, int, str]]:
-    """Every value-shaped token, and every run of dictated digits: (start, end, value), in order, end
-    punctuation (of any script) and a Hebrew prefix left out."""
+    """Every value-shaped token, every run of dictated digits and every phrase given as something:
+    (start, end, value), in order, end punctuation (of any script) and a Hebrew prefix left out."""
     found = [(match.start(), match.end(), match.group(0)) for match in DICTATED.finditer(text)]
+    found += phrases(text)
     for match in VALUE.finditer(text):
         start, value = match.start(), match.group(0)
         prefix = _HEBREW_PREFIX.match(value)
@@ -71,6 +79,76 @@ def candidates(text: str) -> list[tuple[int, int, str]]:
         if len(value) >= 3:
             found.append((start, start + len(value), value))
     return sorted(found)
+
+
+# A passphrase of plain words has no shape of its own: it is read where a sentence gives something, after
+# a colon, a dash or an arrow, inside quotes, or after a covered language's "is", to the end of its
+# clause. Whether the words before it name a passphrase is the model's to learn, as for any value.
+PHRASE_WORDS = (2, 10)
+PHRASE_CHARS = 200  # a clause is looked for this far, so that a page of givers costs what a sentence does
+# The "is" of each language whose tables name every kind (those that name PINs), not of those that name
+# passwords only, whose "to", "on" and "er" would give a phrase after every other English word.
+_COPULAS = sorted(
+    {word for language in LANGUAGES if language.pins for word in language.copulas if " " not in word},
+    key=len,
+    reverse=True,
+)
+_GIVEN = re.compile(
+    r"(?:(?<=\S):|\s[-–—]+>?|->|→|^[-–—]|(?<!\w)(?:" + "|".join(map(re.escape, _COPULAS)) + r"))\s+",
+    re.IGNORECASE | re.MULTILINE,
+)
+_WORD = re.compile(r"\S+")
+_CLAUSE_END = re.compile(r"[.;!?,()\[\]\n\"«»“”„،؛؟。、！？；，]|\s[-–—]\s|$")
+# Words inside a pair of quotes of any kind, the opening one after a space, a colon or nothing.
+_QUOTES = (("«", "»"), ("»", "«"), ('"', '"'), ("“", "”"), ("„", "“"), ("„", "”"), ("'", "'"), ("‘", "’"))
+_QUOTED = re.compile(
+    r"(?:^|(?<=[\s:(]))(?:"
+    + "|".join(f"{re.escape(open_)}([^{re.escape(close)}\n]+){re.escape(close)}" for open_, close in _QUOTES)
+    + r")(?!\w)"
+)
+
+
+def _words(text: str, start: int, end: int) -> tuple[int, int, str] | None:
+    """The span's words, stripped of spaces and closing punctuation, if it has as many as a phrase."""
+    value = text[start:end]
+    stripped = value.lstrip()
+    start += len(value) - len(stripped)
+    value = stripped.rstrip()
+    while value and _closes(value[-1]):
+        value = value[:-1].rstrip()
+    words = value.split()
+    low, high = PHRASE_WORDS
+    if not low <= len(words) <= high or not _LETTER.search(value):
+        return None
+    return start, start + len(value), value
+
+
+def phrases(text: str) -> list[tuple[int, int, str]]:
+    """Every run of words given as something (see `PHRASE_WORDS`): (start, end, value), in order."""
+    found = set()
+    for match in _QUOTED.finditer(text):
+        group = next(g for g in range(1, len(_QUOTES) + 1) if match.group(g) is not None)
+        span = _words(text, match.start(group), match.end(group))
+        if span:
+            found.add(span)
+    for match in _GIVEN.finditer(text):
+        start = match.end()
+        if start < len(text) and text[start] in "«»\"“„'‘":
+            continue  # quoted: read above, inside its quotes
+        clause = _CLAUSE_END.search(text, start + 1, start + PHRASE_CHARS)
+        end = clause.start() if clause else min(len(text), start + PHRASE_CHARS)
+        words = list(_WORD.finditer(text, start, end))
+        if len(words) > PHRASE_WORDS[1]:
+            end = words[PHRASE_WORDS[1] - 1].end()
+        span = _words(text, start, end)
+        if span:
+            found.add(span)
+    return sorted(found)
+
+
+def is_phrase(value: str) -> bool:
+    """A candidate of words (`phrases`), rather than a token or dictated digits."""
+    return " " in value and bool(_LETTER.search(value))
 
 
 def shape(value: str) -> str:
@@ -88,7 +166,10 @@ _NEAR = (2**16 + 2**14 + 2**12, 14, (2, 4), 1.0)
 _LENGTH = _NEAR[0] + 2**14  # one column per length bucket (`_LENGTHS`)
 # Upper bounds of the value's length buckets: a PIN's 4, a code's 3 to 8, a password's 8 and more.
 _LENGTHS = (3, 4, 5, 6, 8, 10, 12, 16, 24, 64)
-WIDTH = _LENGTH + len(_LENGTHS)
+# A phrase's own words, hashed: "in", "de", "written", "palabras" say it is prose about a passphrase,
+# not one, in words no table lists.
+_WORDS = (_LENGTH + len(_LENGTHS), 14)
+WIDTH = _WORDS[0] + 2 ** _WORDS[1]
 
 
 def _hashed(text: str, part: tuple[int, int, tuple[int, int], float], row: dict[int, float]) -> None:
@@ -113,6 +194,12 @@ def features(text: str, start: int, end: int, value: str) -> dict[int, float]:
     _hashed(shape(value), _SHAPE, row)
     _hashed(text[max(0, start - NEAR) : start].casefold(), _NEAR, row)
     row[_LENGTH + min(bisect_left(_LENGTHS, len(value)), len(_LENGTHS) - 1)] = 1.0
+    if is_phrase(value):
+        words = value.casefold().split()
+        offset, bits = _WORDS
+        for word in words:
+            column = offset + (zlib.crc32(word.encode()) & ((1 << bits) - 1))
+            row[column] = row.get(column, 0.0) + 1.0 / math.sqrt(len(words))
     return row
 
 
@@ -136,18 +223,13 @@ def readable(text: str) -> list[tuple[int, int, str]]:
 
 
 @dataclass(frozen=True)
-class StatedSecretModel:
+class Classifier:
+    """A multinomial logistic regression over `features`: which kind of secret a value is, or none."""
+
     coef: np.ndarray  # (kinds, features)
     intercept: np.ndarray
     kinds: tuple[str, ...]  # NONE among them
-    threshold: float = THRESHOLD
-
-    @classmethod
-    def load(cls, folder: Path = FOLDER) -> StatedSecretModel:
-        with np.load(folder / "weights.npz") as saved:
-            coef, intercept = saved["coef"].astype(np.float32), saved["intercept"].astype(np.float32)
-        kinds = tuple(json.loads((folder / "config.json").read_text())["kinds"])
-        return cls(coef, intercept, kinds)
+    threshold: float
 
     def probabilities(self, items: list[tuple[str, int, int, str]]) -> np.ndarray:
         out = np.zeros((len(items), len(self.kinds)), dtype=np.float32)
@@ -160,9 +242,8 @@ class StatedSecretModel:
             out[i] = scores / scores.sum()
         return out
 
-    def find(self, text: str) -> list[tuple[int, int, str]]:
-        """(start, end, kind) of each value the model reads as a secret."""
-        found = readable(text)
+    def secrets(self, text: str, found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        """(start, end, kind) of each of the values found that it reads as a secret."""
         if not found:
             return []
         rows = self.probabilities([(text, start, end, value) for start, end, value in found])
@@ -174,6 +255,41 @@ class StatedSecretModel:
                 row[none] = -1.0
                 out.append((start, end, self.kinds[int(row.argmax())]))
         return out
+
+
+@dataclass(frozen=True)
+class StatedSecretModel:
+    """Two classifiers: one for tokens, one for phrases of words, each learned from its own examples, so
+    that what phrases teach moves no token's verdict."""
+
+    tokens: Classifier
+    phrases: Classifier
+
+    @classmethod
+    def load(cls, folder: Path = FOLDER) -> StatedSecretModel:
+        config = json.loads((folder / "config.json").read_text())
+        with np.load(folder / "weights.npz") as saved:
+            return cls(
+                Classifier(
+                    saved["coef"].astype(np.float32),
+                    saved["intercept"].astype(np.float32),
+                    tuple(config["kinds"]),
+                    THRESHOLD,
+                ),
+                Classifier(
+                    saved["phrase_coef"].astype(np.float32),
+                    saved["phrase_intercept"].astype(np.float32),
+                    tuple(config["phrase_kinds"]),
+                    PHRASE_THRESHOLD,
+                ),
+            )
+
+    def find(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, kind) of each value the model reads as a secret, in order."""
+        found = readable(text)
+        tokens = [value for value in found if not is_phrase(value[2])]
+        phrases = [value for value in found if is_phrase(value[2])]
+        return sorted(self.tokens.secrets(text, tokens) + self.phrases.secrets(text, phrases))
 
 
 @cache

@@ -2,8 +2,11 @@
 
     python -m training.secret_detector        # writes hub/secret_model/ (weights.npz, config.json)
     python -m training.secret_detector --cv   # held-out refusals per threshold; writes nothing
+    python -m training.secret_detector --halves   # each blind half learned from, held out, as screened
 
-Data, each value-shaped token of a sentence one example (`hub.stated_secrets.candidates`):
+Data, each value-shaped token of a sentence one example for the tokens' classifier, and each phrase of words
+given as something one for the phrases' (`hub.stated_secrets.candidates`; a phrase is a secret's only where
+the secret is a phrase too):
 - `tests/data/secrets_i18n.jsonl`, every split but the blind ones (`BLIND`): the secret's value is an
   example of its kind, every other token of any sentence is `none`;
 - `training/data/secrets_train.jsonl`, secrets and look-alikes in the nine languages from nine
@@ -17,21 +20,39 @@ with numpy), secrets weighted 3 to 1 against `none`.
 `--cv` holds out each writer of the training sentences and each split of the labelled set in turn,
 trains on the rest, and prints per threshold how many held-out secrets the model refuses (and names
 with their kind), how many held-out look-alikes it refuses, and how many messages of REALTALK's even
-conversations any of those models refuses: the measure `THRESHOLD` is chosen on.
+conversations any of those models refuses: the measure `THRESHOLD` is chosen on (tokens only).
+
+`--halves` holds out each half of the labelled set written blind that the model learns from (fresh4 on),
+trains both classifiers on the rest, and screens the half as the hub does (`hub.secrets.find_secrets`,
+rules and model), per threshold for phrases: the measure `PHRASE_THRESHOLD` is chosen on.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from hub.stated_secrets import FOLDER, NONE, THRESHOLD, WIDTH, candidates, features, readable
+from hub.stated_secrets import (
+    FOLDER,
+    NONE,
+    PHRASE_THRESHOLD,
+    THRESHOLD,
+    WIDTH,
+    Classifier,
+    StatedSecretModel,
+    candidates,
+    features,
+    is_phrase,
+    readable,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 LABELLED = REPO / "tests" / "data" / "secrets_i18n.jsonl"
@@ -82,13 +103,20 @@ def sentences() -> list[Sentence]:
 
 
 def _is_secret(token: str, value: str | None, kind: str | None) -> bool:
-    return value is not None and kind is not None and (token in value or value in token)
+    if value is None or kind is None:
+        return False
+    if is_phrase(token) and not is_phrase(value):
+        return False  # a clause that holds a PIN is not the PIN: its token is
+    return token in value or value in token
 
 
-def examples(data: Sequence[Sentence]) -> tuple[list[Item], list[str]]:
+def examples(data: Sequence[Sentence], phrases: bool = False) -> tuple[list[Item], list[str]]:
+    """Each candidate of the sentences, the tokens or the phrases (`is_phrase`), with its label."""
     items, labels = [], []
     for text, value, kind in data:
         for start, end, token in candidates(text):
+            if is_phrase(token) != phrases:
+                continue
             items.append((text, start, end, token))
             labels.append(kind if kind and _is_secret(token, value, kind) else NONE)
     return items, labels
@@ -116,11 +144,12 @@ def _fit(matrix: Any, labels: Sequence[str] | np.ndarray) -> Any:
 
 
 def _read(data: Sequence[Sentence]) -> tuple[list[Item], list[int], list[bool]]:
-    """The tokens the hub's model reads in each sentence (`readable`): items, the sentence of each, and
-    whether each is (part of) the sentence's secret."""
+    """The tokens the hub's model reads in each sentence (`readable`, phrases left out): items, the
+    sentence of each, and whether each is (part of) the sentence's secret."""
     items, owner, secret = [], [], []
     for index, (text, value, kind) in enumerate(data):
-        for start, end, token in readable(text):
+        # Tokens only: phrases of words have a threshold of their own, chosen by `--halves`.
+        for start, end, token in (found for found in readable(text) if not is_phrase(found[2])):
             items.append((text, start, end, token))
             owner.append(index)
             secret.append(_is_secret(token, value, kind))
@@ -186,26 +215,104 @@ def cross_validate() -> None:
         )
 
 
+def fit(data: Sequence[Sentence]) -> tuple[Any, Any]:
+    """The two classifiers, for tokens and for phrases, fitted on the sentences' candidates."""
+    (tokens, token_labels), (phrases, phrase_labels) = examples(data), examples(data, phrases=True)
+    return _fit(_matrix(tokens), token_labels), _fit(_matrix(phrases), phrase_labels)
+
+
+def _model(tokens: Any, phrases: Any) -> StatedSecretModel:
+    """The fitted classifiers as the hub reads them: weights stored as float16."""
+
+    def read(fitted: Any, threshold: float) -> Classifier:
+        coef = fitted.coef_.astype(np.float16).astype(np.float32)
+        return Classifier(coef, fitted.intercept_.astype(np.float32), tuple(fitted.classes_), threshold)
+
+    return StatedSecretModel(read(tokens, THRESHOLD), read(phrases, PHRASE_THRESHOLD))
+
+
+def held_out_halves() -> None:
+    """Each half written blind that the model learns from, held out in turn, measured as the hub screens
+    (rules and model, `hub.secrets.find_secrets`), per threshold for phrases of words."""
+    from unittest.mock import patch
+
+    from benchmarks.realtalk import conversation_files, load
+    from benchmarks.secrets_i18n import load as labelled
+    from benchmarks.secrets_i18n import named
+    from hub import stated_secrets
+    from hub.secrets import find_secrets
+
+    data, rows = grouped(), labelled()
+    held = [
+        g for g in dict.fromkeys(group for group, _ in data) if re.fullmatch(r"fresh\d+", g) and g != "fresh3"
+    ]
+    chat = [message.text for path in conversation_files()[1::2] for message in load(path).messages]
+    counts = {t: Counter[str]() for t in THRESHOLDS}
+    chat_refused: dict[float, set[int]] = {t: set() for t in THRESHOLDS}
+    print(f"held out in turn: {', '.join(held)}; {len(chat)} REALTALK messages", flush=True)
+    for group in held:
+        fitted = _model(*fit([sentence for g, sentence in data if g != group]))
+        for t in THRESHOLDS:
+            with patch.object(
+                stated_secrets,
+                "model",
+                return_value=replace(fitted, phrases=replace(fitted.phrases, threshold=t)),
+            ):
+                count = counts[t]
+                for row in (row for row in rows if row["split"] == group):
+                    refused = bool(find_secrets(row["text"], said=True))
+                    if row["label"] == "secret":
+                        count["secrets"] += 1
+                        count["refused"] += refused
+                        count["named"] += refused and named(row)
+                        count["passphrases"] += row["kind"] == "passphrase"
+                        count["passphrases named"] += row["kind"] == "passphrase" and refused and named(row)
+                    else:
+                        count["look-alikes"] += 1
+                        count["look-alikes refused"] += refused
+                chat_refused[t] |= {i for i, text in enumerate(chat) if find_secrets(text, said=True)}
+        print(f"  {group} done", flush=True)
+    print(f"\nphrase threshold (tokens at {THRESHOLD}): secrets refused (named), passphrases named,")
+    print("look-alikes refused, REALTALK messages refused")
+    for t in THRESHOLDS:
+        c = counts[t]
+        print(
+            f"  {t:.2f}  {c['refused']:4}/{c['secrets']} ({c['named']:4})"
+            f"  {c['passphrases named']:3}/{c['passphrases']}"
+            f"  {c['look-alikes refused']:3}/{c['look-alikes']}  {len(chat_refused[t])}/{len(chat)}"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--out", type=Path, default=FOLDER)
     parser.add_argument("--cv", action="store_true", help="print held-out refusals per threshold")
+    parser.add_argument(
+        "--halves", action="store_true", help="print each blind half's, held out, as screened"
+    )
     args = parser.parse_args(argv)
     if args.cv:
         cross_validate()
         return
-    items, labels = examples(sentences())
-    print(f"{len(items)} tokens: {dict(Counter(labels))}")
-    model = _fit(_matrix(items), labels)
+    if args.halves:
+        held_out_halves()
+        return
+    data = sentences()
+    for name, phrases in (("tokens", False), ("phrases", True)):
+        print(f"{name}: {dict(Counter(examples(data, phrases)[1]))}")
+    tokens, phrases = fit(data)
     args.out.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(
         args.out / "weights.npz",
-        coef=model.coef_.astype(np.float16),
-        intercept=model.intercept_.astype(np.float32),
+        coef=tokens.coef_.astype(np.float16),
+        intercept=tokens.intercept_.astype(np.float32),
+        phrase_coef=phrases.coef_.astype(np.float16),
+        phrase_intercept=phrases.intercept_.astype(np.float32),
     )
-    (args.out / "config.json").write_text(json.dumps({"kinds": list(model.classes_)}, indent=2) + "\n")
+    kinds = {"kinds": list(tokens.classes_), "phrase_kinds": list(phrases.classes_)}
+    (args.out / "config.json").write_text(json.dumps(kinds, indent=2) + "\n")
     print(f"wrote {args.out}")
 
 

@@ -47,20 +47,44 @@ def test_numbers_that_are_not_secrets_stay_storable(text: str) -> None:
     assert find_secrets(text, said=True) == []
 
 
-def test_plain_words_are_never_read_as_values() -> None:
-    assert stated_secrets.candidates("the password is something long and secret") == []
-    assert [v for _, _, v in stated_secrets.candidates("code: 4471, pass: Sonne99!")] == ["4471", "Sonne99"]
+def _tokens(text: str) -> list[str]:
+    return [v for _, _, v in stated_secrets.candidates(text) if not stated_secrets.is_phrase(v)]
+
+
+def test_plain_words_are_never_read_as_tokens() -> None:
+    assert _tokens("the password is something long and secret") == []
+    assert _tokens("code: 4471, pass: Sonne99!") == ["4471", "Sonne99"]
+
+
+@pytest.mark.parametrize(
+    ("text", "phrases"),
+    [
+        ("we walked along the river and talked for hours", []),  # nothing given
+        ("the password is something long and secret", ["something long and secret"]),  # after "is"
+        ("Phrase: copper lantern drifts eastward. Thanks!", ["copper lantern drifts eastward"]),  # a colon
+        (
+            "la frase -> girasol tranvía nube, no la olvides",
+            ["girasol tranvía nube"],
+        ),  # an arrow, to the comma
+        ("Merkphrase „blaue Möwe über Kiel“ bitte", ["blaue Möwe über Kiel"]),  # in quotes
+        ("הסיסמה היא ים כחול ושקט", ["ים כחול ושקט"]),  # Hebrew's "is"
+        ("это: " + " ".join(["слово"] * 12), [" ".join(["слово"] * 10)]),  # ten words at most
+        ("pass: one", []),  # one word is a token's business
+    ],
+)
+def test_words_are_read_as_a_phrase_only_where_given_as_something(text: str, phrases: list[str]) -> None:
+    assert [v for _, _, v in stated_secrets.phrases(text)] == phrases
 
 
 def test_digits_read_out_one_by_one_are_one_value() -> None:
     text = "um the pin is 4 4 1 8 dont forget, and the room is 12"
-    assert [v for _, _, v in stated_secrets.candidates(text)] == ["4 4 1 8"]
-    assert [v for _, _, v in stated_secrets.candidates("at 7 30 or 8 15")] == []
+    assert _tokens(text) == ["4 4 1 8"]
+    assert _tokens("at 7 30 or 8 15") == []
 
 
 def test_a_combination_read_two_digits_at_a_time_is_one_value() -> None:
     text = "the padlock opens on 15 35 05, then pull"
-    assert [v for _, _, v in stated_secrets.candidates(text)] == ["15 35 05"]
+    assert _tokens(text) == ["15 35 05"]
 
 
 @pytest.mark.parametrize(
@@ -73,15 +97,36 @@ def test_a_combination_read_two_digits_at_a_time_is_one_value() -> None:
     ],
 )
 def test_a_value_is_read_without_the_punctuation_and_prefixes_of_its_script(text: str, value: str) -> None:
-    assert [v for _, _, v in stated_secrets.candidates(text)] == [value]
+    assert _tokens(text) == [value]
 
 
 def test_a_value_of_the_longest_shape_is_read_like_any_other() -> None:
     # A marked value ("#" and 64 characters) is one longer than the longest length bucket.
     text = "the ticket is #" + "a1" * 32 + " for tomorrow"
-    [(_, _, value)] = stated_secrets.candidates(text)
+    [value] = _tokens(text)
     assert len(value) == 65
     stated_secrets.model().find(text)  # read, whatever it says, without failing
+
+
+def test_a_passphrase_of_plain_words_is_refused() -> None:
+    text = 'Die Merkphrase fürs Backup lautet "blaue Möwe über Kiel"'
+    assert not _find_secrets(text, decode=False), "a rule reads it now: pick a sentence the rules miss"
+    found = find_secrets(text, said=True)
+    assert [(text[f.start : f.end], f.kind) for f in found] == [("blaue Möwe über Kiel", "passphrase")]
+    assert "Möwe" not in redact(text, said=True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The recovery phrase is in the safe deposit box at the bank",
+        "Mi frase favorita es: más vale tarde que nunca",
+        'She said: "see you at the lake tomorrow"',
+        "La passphrase est trop longue, il faut en choisir une autre",
+    ],
+)
+def test_words_about_a_passphrase_or_anything_else_stay_storable(text: str) -> None:
+    assert find_secrets(text, said=True) == []
 
 
 def test_features_hash_the_same_in_every_process() -> None:
