@@ -115,8 +115,12 @@ the repository, asked for passphrases of ordinary words given every way people g
 colon, in quotes, as a list, as an answer) and for look-alikes holding a number, a credential word or a
 few words in quotes (a proverb, a song); measured once on that model before the next change: 76 of 90
 secrets refused, 72 named, 4 of 89 look-alikes refused. Measured once on the next change, phrases of
-plain words read by the model (docs/secrets.md): 83 refused, 79 named, 4 look-alikes refused. No half is
-blind for the change after that: write one, and leave it unread, before measuring blind again.
+plain words read by the model (docs/secrets.md): 83 refused, 79 named, 4 look-alikes refused. fresh18 (10
++ 10 per language; three look-alikes repeating earlier sentences dropped) was written blind after that
+change, the same day, by a writer who opened no file of the repository, asked for every kind as people
+write to or through an assistant and for look-alikes that talk about a PIN or a passphrase without giving
+it; measured once on main: 73 of 90 secrets refused, 71 named, 1 of 87 look-alikes refused. Leave its rows
+unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
