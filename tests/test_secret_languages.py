@@ -165,16 +165,6 @@ def test_what_a_code_opens_may_come_first_with_how_it_is_keyed_in() -> None:
     assert _found("at the gate, dial 112 if anyone is hurt") == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a known false refusal: the model trained with fresh4-fresh14 reads this area as a door code"
-    " (0.81; 0.73 before), while it refuses fewer of those halves' look-alikes held out in turn (12 -> 8"
-    " of 982); a model that reads units after a number should fix it, not a rule for this sentence",
-)
-def test_a_number_going_on_into_its_unit_after_with_is_a_measure() -> None:
-    assert _found("Das Haus mit 1200 Quadratmetern steht leer") == []
-
-
 def test_recovery_codes_may_be_listed_short_or_after_a_space() -> None:
     assert _found("Wiederherstellungscodes Dropbox: 3381 9920 4417") == [("recovery_codes", "3381 9920 4417")]
     assert _found("backup codes for github 77213 55810") == [("recovery_codes", "77213 55810")]
@@ -243,20 +233,30 @@ def test_words_after_a_passphrase_is_or_too_many_are_not_its_value() -> None:
     assert _found("my passphrase is stored offline") == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a known false refusal: the model's reader of phrases (hub.stated_secrets) gives these words"
-    " after a passphrase's name and a colon 0.954, at its threshold of 0.95; its own words (I, will, you)"
-    " weigh less than the name before them",
-)
-def test_a_long_run_of_words_after_a_passphrase_and_a_colon_is_a_sentence() -> None:
-    assert _found("Passphrase: I will tell you tomorrow when we meet at the office after lunch") == []
+def _known(text: str, why: str) -> Any:
+    return pytest.param(text, marks=pytest.mark.xfail(strict=True, reason=f"a known false refusal: {why}"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a known false refusal: the model's reader of phrases gives 'vraiment très longue' after a"
-    " passphrase's name and 'est' 0.966, at its threshold of 0.95",
+# Look-alikes the model refuses that rules were once written to leave alone. Each fails until a model reads
+# it better; a rule for the sentence would hide the fault, not mend it.
+@pytest.mark.parametrize(
+    "text",
+    [
+        _known(
+            "Das Haus mit 1200 Quadratmetern steht leer",
+            "read as a door code (0.81; 0.73 before the model learned from fresh4-fresh14, which made it"
+            " refuse fewer of their look-alikes held out in turn, 12 -> 8 of 982)",
+        ),
+        _known(
+            "Passphrase: I will tell you tomorrow when we meet at the office after lunch",
+            "its words after a passphrase's name and a colon read as one (0.954; phrases from 0.95): the"
+            " words themselves (I, will, you) weigh less than the name before them",
+        ),
+        _known(
+            "la phrase secrète est vraiment très longue",
+            "'vraiment très longue' after a passphrase's name and 'est' read as one (0.966)",
+        ),
+    ],
 )
-def test_what_a_passphrase_is_like_is_no_passphrase() -> None:
-    assert _found("la phrase secrète est vraiment très longue") == []
+def test_words_about_a_secret_are_no_secret(text: str) -> None:
+    assert _found(text) == []
