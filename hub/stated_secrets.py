@@ -176,10 +176,15 @@ def _hashed(text: str, part: tuple[int, int, tuple[int, int], float], row: dict[
     """Add the part's character n-grams to `row`, hashed (crc32: the same in every process) and
     scaled to unit length, as the column index -> value of a sparse row."""
     offset, bits, (low, high), weight = part
-    padded, mask, counts = f" {text} ", (1 << bits) - 1, Counter[int]()
-    for n in range(low, high + 1):
-        for i in range(len(padded) - n + 1):
-            counts[zlib.crc32(padded[i : i + n].encode()) & mask] += 1
+    padded, mask = f" {text} ", (1 << bits) - 1
+    # An ASCII text's characters are its bytes: slicing it once encoded hashes the same n-grams.
+    if padded.isascii():
+        encoded = padded.encode()
+        grams = (encoded[i : i + n] for n in range(low, high + 1) for i in range(len(padded) - n + 1))
+    else:
+        chars = [char.encode() for char in padded]
+        grams = (b"".join(chars[i : i + n]) for n in range(low, high + 1) for i in range(len(padded) - n + 1))
+    counts = Counter(zlib.crc32(gram) & mask for gram in grams)
     norm = math.sqrt(sum(v * v for v in counts.values())) or 1.0
     for column, count in counts.items():
         row[offset + column] = row.get(offset + column, 0.0) + weight * count / norm
