@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
@@ -43,10 +44,8 @@ import numpy as np
 from hub.stated_secrets import (
     FOLDER,
     NONE,
-    PHRASE_THRESHOLD,
     THRESHOLD,
     WIDTH,
-    Classifier,
     StatedSecretModel,
     candidates,
     features,
@@ -221,14 +220,18 @@ def fit(data: Sequence[Sentence]) -> tuple[Any, Any]:
     return _fit(_matrix(tokens), token_labels), _fit(_matrix(phrases), phrase_labels)
 
 
-def _model(tokens: Any, phrases: Any) -> StatedSecretModel:
-    """The fitted classifiers as the hub reads them: weights stored as float16."""
-
-    def read(fitted: Any, threshold: float) -> Classifier:
-        coef = fitted.coef_.astype(np.float16).astype(np.float32)
-        return Classifier(coef, fitted.intercept_.astype(np.float32), tuple(fitted.classes_), threshold)
-
-    return StatedSecretModel(read(tokens, THRESHOLD), read(phrases, PHRASE_THRESHOLD))
+def save(folder: Path, tokens: Any, phrases: Any) -> None:
+    """Write the fitted classifiers where `hub.stated_secrets.StatedSecretModel.load` reads them."""
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(
+        folder / "weights.npz",
+        coef=tokens.coef_.astype(np.float16),
+        intercept=tokens.intercept_.astype(np.float32),
+        phrase_coef=phrases.coef_.astype(np.float16),
+        phrase_intercept=phrases.intercept_.astype(np.float32),
+    )
+    kinds = {"kinds": list(tokens.classes_), "phrase_kinds": list(phrases.classes_)}
+    (folder / "config.json").write_text(json.dumps(kinds, indent=2) + "\n")
 
 
 def held_out_halves() -> None:
@@ -251,7 +254,10 @@ def held_out_halves() -> None:
     chat_refused: dict[float, set[int]] = {t: set() for t in THRESHOLDS}
     print(f"held out in turn: {', '.join(held)}; {len(chat)} REALTALK messages", flush=True)
     for group in held:
-        fitted = _model(*fit([sentence for g, sentence in data if g != group]))
+        # Read back as the hub reads the shipped weights (float16), not as scikit-learn holds them.
+        with tempfile.TemporaryDirectory() as folder:
+            save(Path(folder), *fit([sentence for g, sentence in data if g != group]))
+            fitted = StatedSecretModel.load(Path(folder))
         for t in THRESHOLDS:
             with patch.object(
                 stated_secrets,
@@ -302,17 +308,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     data = sentences()
     for name, phrases in (("tokens", False), ("phrases", True)):
         print(f"{name}: {dict(Counter(examples(data, phrases)[1]))}")
-    tokens, phrases = fit(data)
-    args.out.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(
-        args.out / "weights.npz",
-        coef=tokens.coef_.astype(np.float16),
-        intercept=tokens.intercept_.astype(np.float32),
-        phrase_coef=phrases.coef_.astype(np.float16),
-        phrase_intercept=phrases.intercept_.astype(np.float32),
-    )
-    kinds = {"kinds": list(tokens.classes_), "phrase_kinds": list(phrases.classes_)}
-    (args.out / "config.json").write_text(json.dumps(kinds, indent=2) + "\n")
+    save(args.out, *fit(data))
     print(f"wrote {args.out}")
 
 
