@@ -64,6 +64,9 @@ BLIND = frozenset({"fresh15", "fresh16", "fresh17", "fresh18"})
 STATED = frozenset(
     {"pin", "password", "passphrase", "access_code", "card_security_code", "bank_login", "recovery_codes"}
 )
+# The first half written blind after the model existed: fresh3 measured the rules alone, and its misses
+# were then read to mend them, so it is no held-out measure of the model.
+FIRST_MODEL_HALF = 4
 THRESHOLDS = tuple(round(0.5 + 0.05 * i, 2) for i in range(10))
 
 Sentence = tuple[str, str | None, str | None]  # text, the secret's value, its kind
@@ -246,9 +249,8 @@ def held_out_halves() -> None:
     from hub.secrets import find_secrets
 
     data, rows = grouped(), labelled()
-    held = [
-        g for g in dict.fromkeys(group for group, _ in data) if re.fullmatch(r"fresh\d+", g) and g != "fresh3"
-    ]
+    numbered = ((g, re.fullmatch(r"fresh(\d+)", g)) for g in dict.fromkeys(group for group, _ in data))
+    held = [g for g, number in numbered if number and int(number[1]) >= FIRST_MODEL_HALF]
     chat = [message.text for path in conversation_files()[1::2] for message in load(path).messages]
     counts = {t: Counter[str]() for t in THRESHOLDS}
     chat_refused: dict[float, set[int]] = {t: set() for t in THRESHOLDS}
