@@ -260,6 +260,9 @@ def held_out_halves() -> None:
         with tempfile.TemporaryDirectory() as folder:
             save(Path(folder), *fit([sentence for g, sentence in data if g != group]))
             fitted = StatedSecretModel.load(Path(folder))
+        # A message a threshold leaves alone, every higher one leaves alone too (the rules and tokens do not
+        # depend on it): only those refused at the last, lower threshold are screened again.
+        refused_before = list(range(len(chat)))
         for t in THRESHOLDS:
             with patch.object(
                 stated_secrets,
@@ -278,7 +281,8 @@ def held_out_halves() -> None:
                     else:
                         count["look-alikes"] += 1
                         count["look-alikes refused"] += refused
-                chat_refused[t] |= {i for i, text in enumerate(chat) if find_secrets(text, said=True)}
+                refused_before = [i for i in refused_before if find_secrets(chat[i], said=True)]
+                chat_refused[t].update(refused_before)
         print(f"  {group} done", flush=True)
     print(f"\nphrase threshold (tokens at {THRESHOLD}): secrets refused (named), passphrases named,")
     print("look-alikes refused, REALTALK messages refused")
