@@ -119,8 +119,9 @@ plain words read by the model (docs/secrets.md): 83 refused, 79 named, 4 look-al
 + 10 per language; three look-alikes repeating earlier sentences dropped) was written blind after that
 change, the same day, by a writer who opened no file of the repository, asked for every kind as people
 write to or through an assistant and for look-alikes that talk about a PIN or a passphrase without giving
-it; measured once on main: 73 of 90 secrets refused, 71 named, 1 of 87 look-alikes refused. Leave its rows
-unread.
+it; measured once on main: 73 of 90 secrets refused, 71 named, 1 of 87 look-alikes refused. Measured once on
+the next change, the model learning from fresh15 to fresh17 too and phrases refused from 0.85: 78 refused, 75
+named, no look-alike refused. Leave its rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a

@@ -229,7 +229,6 @@ def test_words_after_a_passphrase_is_or_too_many_are_not_its_value() -> None:
     # makes them a description; a long run after a colon is a sentence.
     assert _found("La frase secreta está escrita en la libreta azul.") == []
     assert _found("The passphrase for the vault is written on the card in the safe") == []
-    assert _found("the wallet passphrase is twelve words long") == []
     assert _found("my passphrase is stored offline") == []
 
 
@@ -244,17 +243,21 @@ def _known(text: str, why: str) -> Any:
     [
         _known(
             "Das Haus mit 1200 Quadratmetern steht leer",
-            "read as a door code (0.81; 0.73 before the model learned from fresh4-fresh14, which made it"
-            " refuse fewer of their look-alikes held out in turn, 12 -> 8 of 982)",
+            "read as a door code (0.82; tokens from 0.75)",
         ),
         _known(
             "Passphrase: I will tell you tomorrow when we meet at the office after lunch",
-            "its words after a passphrase's name and a colon read as one (0.954; phrases from 0.95): the"
+            "its words after a passphrase's name and a colon read as one (0.959; phrases from 0.85): the"
             " words themselves (I, will, you) weigh less than the name before them",
         ),
         _known(
             "la phrase secrète est vraiment très longue",
-            "'vraiment très longue' after a passphrase's name and 'est' read as one (0.966)",
+            "'vraiment très longue' after a passphrase's name and 'est' read as one (0.943)",
+        ),
+        _known(
+            "the wallet passphrase is twelve words long",
+            "'twelve words long' after a passphrase's name and 'is' read as one (0.918): refused since"
+            " phrases are refused from 0.85, not 0.95, which refuses 12 more of 1,260 held-out secrets",
         ),
     ],
 )
