@@ -121,7 +121,15 @@ change, the same day, by a writer who opened no file of the repository, asked fo
 write to or through an assistant and for look-alikes that talk about a PIN or a passphrase without giving
 it; measured once on main: 73 of 90 secrets refused, 71 named, 1 of 87 look-alikes refused. Measured once on
 the next change, the model learning from fresh15 to fresh17 too and phrases refused from 0.85: 78 refused, 75
-named, no look-alike refused. Leave its rows unread.
+named, no look-alike refused. fresh19 and fresh20 (10 + 10 per language; one look-alike of fresh19 repeating an
+earlier sentence dropped) were written blind after that change, the same day, each by a writer who opened no
+file of the repository: fresh19 asked for messages dictated to an assistant or forwarded to family (values
+first, spaced or split, answers to a question, relayed speech), fresh20 for what an agent notes about its
+owner's day in the owner's language (regional words, abbreviations), both with look-alikes holding numbers,
+codes or credential words that are no secret; measured once on main: fresh19 78 of 90 secrets refused, 57
+named, 2 of 89 look-alikes refused; fresh20 87 refused, 67 named, 0 of 90. Their writers gave a bank login's
+value as the login and its password together, and recovery codes and seed phrases whole, which a finding of
+the password alone does not cover: none of their 18 bank logins is counted named. Leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
