@@ -129,7 +129,9 @@ owner's day in the owner's language (regional words, abbreviations), both with l
 codes or credential words that are no secret; measured once on main: fresh19 78 of 90 secrets refused, 57
 named, 2 of 89 look-alikes refused; fresh20 87 refused, 67 named, 0 of 90. Their writers gave a bank login's
 value as the login and its password together, and recovery codes and seed phrases whole, which a finding of
-the password alone does not cover: none of their 18 bank logins is counted named. Leave their rows unread.
+the password alone does not cover: none of their 18 bank logins is counted named. fresh19 then measured a
+change once (values said before their names read: 81 refused, 60 named, 2 look-alikes refused) that was
+reverted, since it refused a log line's opening host name; it is spent. Leave the rows of both unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a

@@ -259,6 +259,11 @@ def _known(text: str, why: str) -> Any:
             "'twelve words long' after a passphrase's name and 'is' read as one (0.918): refused since"
             " phrases are refused from 0.85, not 0.95, which refuses 12 more of 1,260 held-out secrets",
         ),
+        _known(
+            "The kids' summer camp is at the Technion, July 1-19.",
+            "a date range read as an access code (0.753, tokens from 0.75), since the model learned from"
+            " fresh15 to fresh17",
+        ),
     ],
 )
 def test_words_about_a_secret_are_no_secret(text: str) -> None:
