@@ -37,3 +37,13 @@ def test_a_name_with_an_umlaut_is_one_word_and_a_decimal_comma_one_number() -> N
     money = [v for v in extract(tokenize("The Kita costs 12,50 € a day."), set())[0] if v.kind == "money"]
     assert [set(v.keys) for v in money] == [{"12.5"}]
     assert words_match("wifi", "wi-fi")
+
+
+def test_a_capital_that_opens_a_labelled_sentence_names_nothing() -> None:
+    def names(text: str) -> list[str]:
+        return [v.shown for v in extract(tokenize(text), set())[0] if v.kind == "name"]
+
+    assert names("Emi: That is amazing") == []
+    assert names("elise: Today I went to the spa with Kate") == ["Kate"]
+    assert names("Dentist: Dr. Levi, Herzl St.") == ["Levi", "Herzl St"]
+    assert names("The dentist is Dr. Levi") == ["Dr Levi"]

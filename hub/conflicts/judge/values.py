@@ -303,8 +303,15 @@ def _preferences(tokens: Sequence[Token], used: set[int], skip: set[int]) -> lis
     return []
 
 
+def _starts_sentence(tokens: Sequence[Token], i: int) -> bool:
+    """Whether token `i` opens the statement, or what follows a leading label ("Emi: That is amazing"),
+    where a capital letter says where the sentence starts, not that the word is a name."""
+    return i == 0 or (tokens[i - 1].text == ":" and all(t.kind == "word" for t in tokens[: i - 1]))
+
+
 def _names(tokens: Sequence[Token], used: set[int], skip: set[int]) -> list[Value]:
-    """Capitalised words after the first: places, employers, people, brands ("Ibn Gabirol Street")."""
+    """Capitalised words not opening a sentence: places, employers, people, brands ("Ibn Gabirol
+    Street")."""
     found: list[Value] = []
     group: list[int] = []
 
@@ -319,7 +326,7 @@ def _names(tokens: Sequence[Token], used: set[int], skip: set[int]) -> list[Valu
 
     for i, tok in enumerate(tokens):
         is_name = (
-            i > 0
+            not _starts_sentence(tokens, i)
             and tok.cap
             and tok.kind == "word"
             and i not in used
