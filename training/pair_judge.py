@@ -12,8 +12,9 @@ The recipe (see hub/conflicts/judge/pairmodel/MODEL_CARD.md for the data's licen
   trained on: it is the general-domain measure. `--validate N` holds N MultiNLI matched pairs out of
   training and reports on them after each stage: the measure to choose a recipe by.
 - stage 2, the owner's domain: the project's labelled personal-assistant pairs (conflict_pairs,
-  update_pairs, update_pairs_fresh, the dev halves of judge_pairs_a/b, and train_pairs_c to _g, written
-  for training by helpers who saw no code and no test pair), with public pairs replayed
+  update_pairs, update_pairs_fresh, the dev halves of judge_pairs_a/b, train_pairs_c to _g, written
+  for training by helpers who saw no code and no test pair, and the labelled neighbours of
+  train_pairs_neighbours and train_pairs_chat), with public pairs replayed
   so stage 1 is not forgotten. The test halves of judge_pairs_a/b, all of update_pairs_fresh2 and
   sibling_pairs are never trained on.
 
