@@ -75,6 +75,18 @@ def test_the_rules_conflicts_count_where_the_model_finds_none(pair_model: PairMo
     assert found.verdict is Verdict.conflict and "(rules; P(conflict)" in found.reason
 
 
+def test_the_rules_certainty_is_acted_on_only_where_the_model_agrees(judge: LearnedJudge) -> None:
+    # Both are the rules' polarity flips; a certain conflict of low severity supersedes on its own.
+    doubted = judge.judge(
+        Statement("Dana doesn't drink coffee."), Statement("Dana drinks coffee every morning.")
+    )
+    assert doubted.verdict is Verdict.conflict and "polarity flip" in doubted.reason
+    assert doubted.inferred  # the model reads P(conflict) ~0.1: it waits for the owner
+    agreed = judge.judge(Statement("The kids do not eat fish."), Statement("The kids eat fish on Fridays."))
+    assert agreed.verdict is Verdict.conflict and "polarity flip" in agreed.reason
+    assert not agreed.inferred  # the model reads ~0.9
+
+
 def test_a_log_lines_time_is_when_it_was_written_not_a_value(judge: LearnedJudge) -> None:
     found = judge.judge(
         Statement("Netanel works until 20:00 on Tuesdays."),

@@ -18,7 +18,8 @@ For an older statement `a` and a newer one `b`:
    since a restatement is folded away; and two memories of one nature (a session's summary does not
    restate the decision it records);
 6. where the model finds no conflict and the rule grammar does, the rules' conflict stands (with its
-   own reason, severity and certainty): the two miss different changes.
+   own reason and severity): the two miss different changes. Its certainty stands only where the
+   model reads a conflict too; otherwise it waits for the owner.
 
 Severity is the rule grade (`hub.conflicts.judge.severity`).
 """
@@ -126,9 +127,15 @@ class LearnedJudge:
             return found
         if found.verdict is Verdict.conflict and ruled.inferred:
             return found
-        # A conflict the rules are sure of (an explicit correction that names what it corrects) is
-        # theirs to act on; the model's probability stays in the reason.
-        return replace(ruled, reason=f"{ruled.reason} (rules; P(conflict) {found.confidence or 0:.2f})")
+        # The rules compare the words of a first sentence: their certainty (a value changed, a claim
+        # negated) is only theirs to act on where the model reads a conflict too. Otherwise it waits
+        # for the owner, since superseding hides a memory.
+        agreed = (found.confidence or 0) >= self.thresholds.conflict
+        return replace(
+            ruled,
+            reason=f"{ruled.reason} (rules; P(conflict) {found.confidence or 0:.2f})",
+            inferred=ruled.inferred or not agreed,
+        )
 
     def _verdict(self, a: Statement, b: Statement, contradiction: float, entailment: float) -> Judgement:
         t = self.thresholds
