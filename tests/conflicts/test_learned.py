@@ -75,6 +75,15 @@ def test_the_rules_conflicts_count_where_the_model_finds_none(pair_model: PairMo
     assert found.verdict is Verdict.conflict and "(rules; P(conflict)" in found.reason
 
 
+def test_a_change_read_from_a_cue_yields_to_a_model_all_but_sure_of_none(judge: LearnedJudge) -> None:
+    older, newer = (
+        Statement("Tom: work was so busy today"),
+        Statement("Tom: just got home now, work was crazy"),
+    )
+    assert judge.rules.judge(older, newer, 0.6).verdict is Verdict.conflict  # "now", and close
+    assert judge.judge(older, newer, 0.6).verdict is Verdict.compatible  # the model reads ~0.02
+
+
 def test_the_rules_certainty_is_acted_on_only_where_the_model_agrees(judge: LearnedJudge) -> None:
     # Both are the rules' polarity flips; a certain conflict of low severity supersedes on its own.
     doubted = judge.judge(
