@@ -19,8 +19,8 @@ For an older statement `a` and a newer one `b`:
    restate the decision it records);
 6. where the model finds no conflict and the rule grammar does, the rules' conflict stands (with its
    own reason and severity): the two miss different changes. Its certainty stands only where the
-   model reads a conflict too; otherwise it waits for the owner. A change the rules read from a cue
-   alone yields to a model all but sure there is none.
+   model reads a conflict too; otherwise it waits for the owner. The rules' conflict yields to a
+   model all but sure there is none.
 
 Severity is the rule grade (`hub.conflicts.judge.severity`).
 """
@@ -63,9 +63,9 @@ class Thresholds:
     value_changed: float = 0.5  # ... from which it conflicts where a typed value of one kind changed
     sure: float = 0.97  # ... from which the judge is sure enough to act on it
     unsure: float = 0.2  # ... from which a non-conflict is unsure (a second judge is asked)
-    # ... under which the model overrules a change the rules infer from a cue and closeness alone:
-    # the highest floor that cost no change caught on the tuning pairs (MODEL_CARD.md).
-    cue_floor: float = 0.05
+    # ... under which the model overrules the rules' conflict (a cue and closeness, a word negated, a
+    # value compared): the highest floor that cost no change caught on the tuning pairs (MODEL_CARD.md).
+    rules_floor: float = 0.05
     same: float = 0.7  # P(entailment) from which a pair says the same thing
     readable: float = 0.6  # share of a text's words the model must know
     # The rule grammar's conflicts count too where the model finds none: the two miss different
@@ -131,8 +131,8 @@ class LearnedJudge:
             return found
         if found.verdict is Verdict.conflict and ruled.inferred:
             return found
-        if ruled.inferred and (found.confidence or 0) < self.thresholds.cue_floor:
-            return found  # "now", "since" in a chat's small talk: the model is all but sure of no change
+        if (found.confidence or 0) < self.thresholds.rules_floor:
+            return found  # "now" in a chat's small talk, "not" in a long message: all but sure of none
         # The rules compare the words of a first sentence: their certainty (a value changed, a claim
         # negated) is only theirs to act on where the model reads a conflict too. Otherwise it waits
         # for the owner, since superseding hides a memory.
