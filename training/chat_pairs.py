@@ -18,17 +18,13 @@ may be measured on, not trained on.
 
 from __future__ import annotations
 
-import argparse
-import json
-import random
-import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from training.neighbour_pairs import FLOOR, IDENTICAL, PER_STATEMENT
+from training.neighbour_pairs import FLOOR, IDENTICAL, PER_STATEMENT, cosines, numbered, write
 from training.pair_judge import _jsonl
 
 CONVERSATIONS = Path(__file__).parent / "data" / "chat_conversations.jsonl"
@@ -46,9 +42,7 @@ def mine(limit: int, seed: int = 55) -> list[dict[str, object]]:
     for conv, messages in chats.items():
         messages.sort(key=lambda m: int(str(m["i"])))
         texts = [f"{m['speaker']}: {m['text']}" for m in messages]
-        vectors = np.asarray(embedder.encode(texts))
-        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        cosine = vectors @ vectors.T
+        cosine = cosines(embedder, texts)
         for i in range(1, len(messages)):
             taken = 0
             for j in np.argsort(-cosine[i, :i]):
@@ -68,21 +62,11 @@ def mine(limit: int, seed: int = 55) -> list[dict[str, object]]:
                     }
                 )
                 taken += 1
-    random.Random(seed).shuffle(out)
-    out = out[:limit]
-    for n, row in enumerate(out, start=1):
-        row["id"] = f"ch-{n:04d}"
-    return out
+    return numbered(out, limit, seed, "ch")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--limit", type=int, default=1600, help="pairs to keep, after shuffling")
-    args = parser.parse_args(argv)
-    for row in mine(args.limit):
-        sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write(mine, __doc__, 1600, argv)
 
 
 if __name__ == "__main__":

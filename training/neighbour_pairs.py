@@ -18,7 +18,8 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -49,9 +50,7 @@ def mine(limit: int, seed: int = 27) -> list[dict[str, object]]:
     for name in SOURCES:
         rows = [r for r in _jsonl(DATA / name) if r.get("split") != "test"]
         statements = [(r["id"], str(r[side])) for side in ("a", "b") for r in rows]
-        vectors = np.asarray(embedder.encode([t for _, t in statements]))
-        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        cosine = vectors @ vectors.T
+        cosine = cosines(embedder, [t for _, t in statements])
         for i, (pair_id, text) in enumerate(statements):
             taken = 0
             for j in np.argsort(-cosine[i]):
@@ -68,21 +67,38 @@ def mine(limit: int, seed: int = 27) -> list[dict[str, object]]:
                     {"a": text, "b": statements[j][1], "source": name, "similarity": round(similarity, 3)}
                 )
                 taken += 1
-    random.Random(seed).shuffle(out)
-    out = out[:limit]
-    for n, row in enumerate(out, start=1):
-        row["id"] = f"nb-{n:04d}"
-    return out
+    return numbered(out, limit, seed, "nb")
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--limit", type=int, default=1200, help="pairs to keep, after shuffling")
+def cosines(embedder: Any, texts: Sequence[str]) -> np.ndarray:
+    """Every text's cosine similarity to every other, as the review measures closeness."""
+    vectors = np.asarray(embedder.encode(list(texts)))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return np.asarray(vectors @ vectors.T)
+
+
+def numbered(pairs: list[dict[str, object]], limit: int, seed: int, prefix: str) -> list[dict[str, object]]:
+    """The first `limit` pairs after a seeded shuffle, each given an id ("nb-0001")."""
+    random.Random(seed).shuffle(pairs)
+    kept = pairs[:limit]
+    for n, row in enumerate(kept, start=1):
+        row["id"] = f"{prefix}-{n:04d}"
+    return kept
+
+
+def write(
+    mine: Callable[[int], list[dict[str, object]]], doc: str | None, limit: int, argv: Sequence[str] | None
+) -> None:
+    """The command line of a miner: its pairs as JSON lines on stdout, unlabelled."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--limit", type=int, default=limit, help="pairs to keep, after shuffling")
     args = parser.parse_args(argv)
     for row in mine(args.limit):
         sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    write(mine, __doc__, 1200, argv)
 
 
 if __name__ == "__main__":
