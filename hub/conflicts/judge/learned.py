@@ -131,16 +131,16 @@ class LearnedJudge:
             return found
         if found.verdict is Verdict.conflict and ruled.inferred:
             return found
-        if (found.confidence or 0) < self.thresholds.rules_floor:
+        probability = found.confidence or 0.0
+        if probability < self.thresholds.rules_floor:
             return found  # "now" in a chat's small talk, "not" in a long message: all but sure of none
         # The rules compare the words of a first sentence: their certainty (a value changed, a claim
         # negated) is only theirs to act on where the model reads a conflict too. Otherwise it waits
         # for the owner, since superseding hides a memory.
-        agreed = (found.confidence or 0) >= self.thresholds.conflict
         return replace(
             ruled,
-            reason=f"{ruled.reason} (rules; P(conflict) {found.confidence or 0:.2f})",
-            inferred=ruled.inferred or not agreed,
+            reason=f"{ruled.reason} (rules; P(conflict) {probability:.2f})",
+            inferred=ruled.inferred or probability < self.thresholds.conflict,
         )
 
     def _verdict(self, a: Statement, b: Statement, contradiction: float, entailment: float) -> Judgement:
