@@ -132,6 +132,12 @@ value as the login and its password together, and recovery codes and seed phrase
 the password alone does not cover: none of their 18 bank logins is counted named. fresh19 then measured a
 change once (values said before their names read: 81 refused, 60 named, 2 look-alikes refused) that was
 reverted, since it refused a log line's opening host name; it is spent. Leave the rows of both unread.
+fresh21 and fresh22 (10 + 10 per language) were written blind the next day, each by a writer who opened no
+file of the repository: fresh21 asked for what people paste or forward into a chat with their assistant,
+fresh22 for an owner's hurried messages, about half giving the value first, both with look-alikes holding
+numbers, codes or credential words that are no secret and a bank login's value as its password alone;
+measured once on main: fresh21 78 of 90 refused, 76 named, 0 of 90 look-alikes refused; fresh22 46 refused,
+45 named, 0 of 90. Leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
