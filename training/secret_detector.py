@@ -13,14 +13,17 @@ the secret is a phrase too):
   writers (`writer`: terse, relay, clerk, ...), the same way;
 - `tests/data/secrets_corpus.jsonl`, the English secrets and look-alikes, the same way;
 - real chat as look-alikes: the messages of REALTALK's odd-numbered conversations
-  (`../shared/data/realtalk/`, read, not copied); the even ones measure false refusals.
+  (`../shared/data/realtalk/`, read, not copied); the even ones measure false refusals;
+- the project's own memories measure false refusals too, never learned from (`own_memories`): the
+  retrieval set's memories, a week of a daily log and the chat conversations the pair judge learns from.
 A multinomial logistic regression (scikit-learn, lbfgs, needed here only: the hub reads the weights
 with numpy), secrets weighted 3 to 1 against `none`.
 
 `--cv` holds out each writer of the training sentences and each split of the labelled set in turn,
 trains on the rest, and prints per threshold how many held-out secrets the model refuses (and names
 with their kind), how many held-out look-alikes it refuses, and how many messages of REALTALK's even
-conversations any of those models refuses: the measure `THRESHOLD` is chosen on (tokens only).
+conversations and of the project's own memories any of those models refuses, and the model trained on
+everything: the measure `THRESHOLD` is chosen on (tokens only).
 
 `--halves` holds out each half of the labelled set written blind that the model learns from (fresh4 on),
 trains both classifiers on the rest, and screens the half as the hub does (`hub.secrets.find_secrets`,
@@ -57,6 +60,9 @@ REPO = Path(__file__).resolve().parent.parent
 LABELLED = REPO / "tests" / "data" / "secrets_i18n.jsonl"
 TRAIN = REPO / "training" / "data" / "secrets_train.jsonl"
 CORPUS = REPO / "tests" / "data" / "secrets_corpus.jsonl"
+RETRIEVAL = REPO / "benchmarks" / "data" / "retrieval"
+DAILY = REPO / "benchmarks" / "data" / "daily_week" / "memory" / "daily"
+CHATS = REPO / "training" / "data"
 # Halves written blind and not yet trained on: each measures the next change once, then joins the training
 # data, since more writers teach the model more ways of saying a secret than any one half can test.
 BLIND = frozenset({"fresh18", "fresh19", "fresh20", "fresh21", "fresh22"})
@@ -98,6 +104,37 @@ def grouped() -> list[tuple[str, Sentence]]:
     for path in conversation_files()[0::2]:
         out += [("realtalk", (message.text, None, None)) for message in load(path).messages]
     return out
+
+
+def own_memories() -> list[str]:
+    """Texts the hub stores that hold no secret, of the kinds agents write: the retrieval set's facts, log
+    lines and chat turns, a daily log's lines and chat messages. A log line opening with a host or a ticket
+    is as much a look-alike as a number in a sentence."""
+    texts = [str(row["text"]) for path in sorted(RETRIEVAL.glob("*memories.jsonl")) for row in _rows(path)]
+    for path in sorted(DAILY.glob("*.md")):
+        lines = (
+            line.strip().lstrip("-*# ").strip() for line in path.read_text(encoding="utf-8").splitlines()
+        )
+        texts += [line for line in lines if line]
+    texts += [
+        str(row["text"]) for path in sorted(CHATS.glob("chat_conversations*.jsonl")) for row in _rows(path)
+    ]
+    return texts
+
+
+def _guards() -> tuple[list[str], int]:
+    """What no threshold may refuse: REALTALK's even conversations' messages, then the project's own
+    memories; and how many of the texts are messages."""
+    from benchmarks.realtalk import conversation_files, load
+
+    chat = [m.text for path in conversation_files()[1::2] for m in load(path).messages]
+    return chat + own_memories(), len(chat)
+
+
+def _guarded(refused: Sequence[int], texts: int, messages: int) -> str:
+    """How many of the guard texts refused (their indices) are messages, and how many memories."""
+    ours = sum(index >= messages for index in refused)
+    return f"{len(refused) - ours}/{messages} {ours}/{texts - messages}"
 
 
 def sentences() -> list[Sentence]:
@@ -159,8 +196,6 @@ def _read(data: Sequence[Sentence]) -> tuple[list[Item], list[int], list[bool]]:
 
 
 def cross_validate() -> None:
-    from benchmarks.realtalk import conversation_files, load
-
     data = grouped()
     train_items: list[Item] = []
     train_labels: list[str] = []
@@ -172,10 +207,13 @@ def cross_validate() -> None:
         train_group += [group] * len(items)
     matrix, labels, groups = _matrix(train_items), np.array(train_labels), np.array(train_group)
     held = [g for g in dict.fromkeys(group for group, _ in data) if g not in {"corpus", "realtalk"}]
-    chat = [message.text for path in conversation_files()[1::2] for message in load(path).messages]
+    chat, messages = _guards()
     chat_items, chat_of, _ = _read([(text, None, None) for text in chat])
     chat_matrix, chat_owner = _matrix(chat_items), np.array(chat_of, dtype=np.int64)
-    print(f"{len(train_items)} tokens; held out in turn: {', '.join(held)}; {len(chat)} REALTALK messages")
+    print(
+        f"{len(train_items)} tokens; held out in turn: {', '.join(held)};"
+        f" {messages} REALTALK messages, {len(chat) - messages} own memories"
+    )
     # Per held-out sentence: its best secret score, and the best score of its secret named with its kind.
     score: list[float] = []
     named: list[float] = []
@@ -208,12 +246,23 @@ def cross_validate() -> None:
         )
     scores, names, secrets = np.array(score), np.array(named), np.array(is_secret)
     chat_any = chat_score.max(axis=0)
-    print("\nthreshold  secrets refused (named)   look-alikes refused   REALTALK messages refused")
+    # The model that ships learns from every writer: a fold without the one that teaches log lines is no model
+    # anyone runs, and the guard texts are never learned from, so the shipped model's refusals are held out too.
+    full = _fit(matrix, labels)
+    chat_full = np.zeros(len(chat))
+    np.maximum.at(
+        chat_full, chat_owner, 1.0 - full.predict_proba(chat_matrix)[:, list(full.classes_).index(NONE)]
+    )
+    print(
+        "\nthreshold  secrets refused (named)   look-alikes refused   REALTALK messages / own memories refused:"
+    )
+    print(" " * 61 + "by any held-out model   by the model on all")
     for t in THRESHOLDS:
         print(
             f"  {t:.2f}     {np.sum(scores[secrets] >= t):4}/{secrets.sum()} ({np.sum(names[secrets] >= t):4})"
             f"        {np.sum(scores[~secrets] >= t):3}/{(~secrets).sum()}"
-            f"              {np.sum(chat_any >= t)}/{len(chat)}"
+            f"              {_guarded(np.flatnonzero(chat_any >= t).tolist(), len(chat), messages):21}"
+            f"   {_guarded(np.flatnonzero(chat_full >= t).tolist(), len(chat), messages)}"
         )
 
 
@@ -242,7 +291,6 @@ def held_out_halves() -> None:
     (rules and model, `hub.secrets.find_secrets`), per threshold for phrases of words."""
     from unittest.mock import patch
 
-    from benchmarks.realtalk import conversation_files, load
     from benchmarks.secrets_i18n import load as labelled
     from benchmarks.secrets_i18n import named
     from hub import stated_secrets
@@ -251,10 +299,13 @@ def held_out_halves() -> None:
     data, rows = grouped(), labelled()
     numbered = ((g, re.fullmatch(r"fresh(\d+)", g)) for g in dict.fromkeys(group for group, _ in data))
     held = [g for g, number in numbered if number and int(number[1]) >= FIRST_MODEL_HALF]
-    chat = [message.text for path in conversation_files()[1::2] for message in load(path).messages]
+    chat, messages = _guards()
     counts = {t: Counter[str]() for t in THRESHOLDS}
     chat_refused: dict[float, set[int]] = {t: set() for t in THRESHOLDS}
-    print(f"held out in turn: {', '.join(held)}; {len(chat)} REALTALK messages", flush=True)
+    print(
+        f"held out in turn: {', '.join(held)}; {messages} REALTALK messages, {len(chat) - messages} own memories",
+        flush=True,
+    )
     for group in held:
         # Read back as the hub reads the shipped weights (float16), not as scikit-learn holds them.
         with tempfile.TemporaryDirectory() as folder:
@@ -285,13 +336,13 @@ def held_out_halves() -> None:
                 chat_refused[t].update(refused_before)
         print(f"  {group} done", flush=True)
     print(f"\nphrase threshold (tokens at {THRESHOLD}): secrets refused (named), passphrases named,")
-    print("look-alikes refused, REALTALK messages refused")
+    print("look-alikes refused, REALTALK messages / own memories refused")
     for t in THRESHOLDS:
         c = counts[t]
         print(
             f"  {t:.2f}  {c['refused']:4}/{c['secrets']} ({c['named']:4})"
             f"  {c['passphrases named']:3}/{c['passphrases']}"
-            f"  {c['look-alikes refused']:3}/{c['look-alikes']}  {len(chat_refused[t])}/{len(chat)}"
+            f"  {c['look-alikes refused']:3}/{c['look-alikes']}  {_guarded(sorted(chat_refused[t]), len(chat), messages)}"
         )
 
 
