@@ -137,7 +137,9 @@ file of the repository: fresh21 asked for what people paste or forward into a ch
 fresh22 for an owner's hurried messages, about half giving the value first, both with look-alikes holding
 numbers, codes or credential words that are no secret and a bank login's value as its password alone;
 measured once on main: fresh21 78 of 90 refused, 76 named, 0 of 90 look-alikes refused; fresh22 46 refused,
-45 named, 0 of 90. Leave their rows unread.
+45 named, 0 of 90. Leave their rows unread. fresh20 then measured the next change once (values read before their
+names, fresh18 and fresh19 learned from, tokens from 0.80 and phrases from 0.65: docs/secrets.md): 88 of 90
+refused, 67 named, 0 of 90 look-alikes refused; it is spent.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a

@@ -149,9 +149,8 @@ def test_a_code_may_have_a_capital_among_its_digits_or_be_spaced() -> None:
 def test_a_few_words_may_stand_between_a_name_and_a_colon() -> None:
     assert _found("Código de la verja en casa de Luis: 7146") == [("access_code", "7146")]
     assert _found("PIN nouvelle carte reçue hier : 6093") == [("pin", "6093")]
-    # Not before "is", nor with "is" or "and" among them (the rules: the model reads the last as a gate
-    # code, which a person might too).
-    assert _found("the PIN code area is 411014 for the Pune office") == []
+    # Not with "is" or "and" among them (the rules: the model reads this one as a gate code, which a
+    # person might too). Nor before "is" for the rules; the model's "PIN code area" is a known false refusal.
     assert _find_secrets("the gate code was changed and flight: 4412", decode=False) == []
 
 
@@ -243,26 +242,32 @@ def _known(text: str, why: str) -> Any:
     [
         _known(
             "Das Haus mit 1200 Quadratmetern steht leer",
-            "read as a door code (0.82; tokens from 0.75)",
+            "read as a door code (0.83; tokens from 0.80)",
         ),
         _known(
             "Passphrase: I will tell you tomorrow when we meet at the office after lunch",
-            "its words after a passphrase's name and a colon read as one (0.959; phrases from 0.85): the"
+            "its words after a passphrase's name and a colon read as one (0.959; phrases from 0.65): the"
             " words themselves (I, will, you) weigh less than the name before them",
         ),
         _known(
             "la phrase secrète est vraiment très longue",
-            "'vraiment très longue' after a passphrase's name and 'est' read as one (0.943)",
+            "'vraiment très longue' after a passphrase's name and 'est' read as one (0.931)",
         ),
         _known(
             "the wallet passphrase is twelve words long",
-            "'twelve words long' after a passphrase's name and 'is' read as one (0.918): refused since"
-            " phrases are refused from 0.85, not 0.95, which refuses 12 more of 1,260 held-out secrets",
+            "'twelve words long' after a passphrase's name and 'is' read as one (0.921): refused since"
+            " phrases are refused below 0.95, which refuses more held-out secrets (docs/secrets.md)",
+        ),
+        # Refused from 0.753 when tokens were refused from 0.75; 0.74 now, against 0.80.
+        "The kids' summer camp is at the Technion, July 1-19.",
+        _known(
+            "1200 m² tiene la casa",
+            "a quantity first, read as a door code (0.87) since values named after them are read",
         ),
         _known(
-            "The kids' summer camp is at the Technion, July 1-19.",
-            "a date range read as an access code (0.753, tokens from 0.75), since the model learned from"
-            " fresh15 to fresh17",
+            "the PIN code area is 411014 for the Pune office",
+            "an Indian postcode (a 'PIN code') read as a PIN (0.91) since values named after them are read"
+            " and learned",
         ),
     ],
 )
