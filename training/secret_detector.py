@@ -110,12 +110,15 @@ def own_memories() -> list[str]:
     """Texts the hub stores that hold no secret, of the kinds agents write: the retrieval set's facts, log
     lines and chat turns, a daily log's lines and chat messages. A log line opening with a host or a ticket
     is as much a look-alike as a number in a sentence."""
+    from hub.markdown.blocks import read_blocks
+    from hub.markdown.entries import parse_entry
+
     texts = [str(row["text"]) for path in sorted(RETRIEVAL.glob("*memories.jsonl")) for row in _rows(path)]
     for path in sorted(DAILY.glob("*.md")):
-        lines = (
-            line.strip().lstrip("-*# ").strip() for line in path.read_text(encoding="utf-8").splitlines()
-        )
-        texts += [line for line in lines if line]
+        # The lines as `memhub import` reads them: no headings, no list marks or boxes. Not
+        # `read_workspace` itself, which screens each line with the model this measures.
+        blocks, _ = read_blocks(path.read_text(encoding="utf-8"))
+        texts += [entry.text for block in blocks if (entry := parse_entry(block.text, dated=False)).text]
     texts += [
         str(row["text"]) for path in sorted(CHATS.glob("chat_conversations*.jsonl")) for row in _rows(path)
     ]
