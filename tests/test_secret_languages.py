@@ -258,7 +258,7 @@ def _known(text: str, why: str) -> Any:
             "'twelve words long' after a passphrase's name and 'is' read as one (0.921): refused since"
             " phrases are refused below 0.95, which refuses more held-out secrets (docs/secrets.md)",
         ),
-        # Refused from 0.753 when tokens were refused from 0.75; 0.74 now, against 0.80.
+        # A date range, once refused as an access code (docs/secrets.md).
         "The kids' summer camp is at the Technion, July 1-19.",
         _known(
             "1200 m² tiene la casa",
