@@ -139,7 +139,12 @@ numbers, codes or credential words that are no secret and a bank login's value a
 measured once on main: fresh21 78 of 90 refused, 76 named, 0 of 90 look-alikes refused; fresh22 46 refused,
 45 named, 0 of 90. Leave their rows unread. fresh20 then measured the next change once (values read before their
 names, fresh18 and fresh19 learned from, tokens from 0.80 and phrases from 0.65: docs/secrets.md): 88 of 90
-refused, 67 named, 0 of 90 look-alikes refused; it is spent.
+refused, 67 named, 0 of 90 look-alikes refused; it is spent. fresh23 and fresh24 (10 + 10 per language;
+three and one look-alikes repeating earlier sentences dropped) were written blind later that day, each by a
+writer who opened no file of the repository: fresh23 asked for a mix of an owner's chats with values before
+and after their names and look-alikes holding a number right after a word for "code", fresh24 for a busy
+household's week; measured once on that model: fresh23 89 of 90 refused, 87 named, 1 of 87 look-alikes
+refused; fresh24 85 refused, 83 named, 0 of 89. Leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a

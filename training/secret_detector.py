@@ -65,7 +65,7 @@ DAILY = REPO / "benchmarks" / "data" / "daily_week" / "memory" / "daily"
 CHATS = REPO / "training" / "data"
 # Halves written blind and not yet trained on: each measures the next change once, then joins the training
 # data, since more writers teach the model more ways of saying a secret than any one half can test.
-BLIND = frozenset({"fresh20", "fresh21", "fresh22"})
+BLIND = frozenset({"fresh20", "fresh21", "fresh22", "fresh23", "fresh24"})
 # The kinds people say in words; keys and tokens with a provider's shape are the rules' alone.
 STATED = frozenset(
     {"pin", "password", "passphrase", "access_code", "card_security_code", "bank_login", "recovery_codes"}
