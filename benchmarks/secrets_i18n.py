@@ -144,7 +144,10 @@ three and one look-alikes repeating earlier sentences dropped) were written blin
 writer who opened no file of the repository: fresh23 asked for a mix of an owner's chats with values before
 and after their names and look-alikes holding a number right after a word for "code", fresh24 for a busy
 household's week; measured once on that model: fresh23 89 of 90 refused, 87 named, 1 of 87 look-alikes
-refused; fresh24 85 refused, 83 named, 0 of 89. Leave their rows unread.
+refused; fresh24 85 refused, 83 named, 0 of 89. Leave their rows unread. fresh21 and fresh22 then measured
+the next change once (three more writers learned from, phrases from 0.50: docs/secrets.md), the model
+before and after read back to back: fresh21 84 -> 84 refused, 82 -> 82 named; fresh22 66 -> 67, 64 -> 65;
+look-alikes 0 -> 0 of 90 in both. They are spent.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a

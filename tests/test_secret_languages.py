@@ -242,31 +242,31 @@ def _known(text: str, why: str) -> Any:
     [
         _known(
             "Das Haus mit 1200 Quadratmetern steht leer",
-            "read as a door code (0.83; tokens from 0.80)",
+            "read as a door code (0.82; tokens from 0.80)",
         ),
         _known(
             "Passphrase: I will tell you tomorrow when we meet at the office after lunch",
-            "its words after a passphrase's name and a colon read as one (0.959; phrases from 0.65): the"
+            "its words after a passphrase's name and a colon read as one (0.959; phrases from 0.50): the"
             " words themselves (I, will, you) weigh less than the name before them",
         ),
         _known(
             "la phrase secrète est vraiment très longue",
-            "'vraiment très longue' after a passphrase's name and 'est' read as one (0.931)",
+            "'vraiment très longue' after a passphrase's name and 'est' read as one (0.938)",
         ),
         _known(
             "the wallet passphrase is twelve words long",
-            "'twelve words long' after a passphrase's name and 'is' read as one (0.921): refused since"
+            "'twelve words long' after a passphrase's name and 'is' read as one (0.919): refused since"
             " phrases are refused below 0.95, which refuses more held-out secrets (docs/secrets.md)",
         ),
         # A date range, once refused as an access code (docs/secrets.md).
         "The kids' summer camp is at the Technion, July 1-19.",
         _known(
             "1200 m² tiene la casa",
-            "a quantity first, read as a door code (0.87) since values named after them are read",
+            "a quantity first, read as a door code (0.88) since values named after them are read",
         ),
         _known(
             "the PIN code area is 411014 for the Pune office",
-            "an Indian postcode (a 'PIN code') read as a PIN (0.91) since values named after them are read"
+            "an Indian postcode (a 'PIN code') read as a PIN (0.90) since values named after them are read"
             " and learned",
         ),
     ],

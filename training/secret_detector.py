@@ -9,7 +9,7 @@ given as something one for the phrases' (`hub.stated_secrets.candidates`; a phra
 the secret is a phrase too):
 - `tests/data/secrets_i18n.jsonl`, every split but the blind ones (`BLIND`): the secret's value is an
   example of its kind, every other token of any sentence is `none`;
-- `training/data/secrets_train.jsonl`, secrets and look-alikes in the nine languages from nine
+- `training/data/secrets_train.jsonl`, secrets and look-alikes in the nine languages from thirty
   writers (`writer`: terse, relay, clerk, ...), the same way;
 - `tests/data/secrets_corpus.jsonl`, the English secrets and look-alikes, the same way;
 - real chat as look-alikes: the messages of REALTALK's odd-numbered conversations
