@@ -147,7 +147,12 @@ household's week; measured once on that model: fresh23 89 of 90 refused, 87 name
 refused; fresh24 85 refused, 83 named, 0 of 89. Leave their rows unread. fresh21 and fresh22 then measured
 the next change once (three more writers learned from, phrases from 0.50: docs/secrets.md), the model
 before and after read back to back: fresh21 84 -> 84 refused, 82 -> 82 named; fresh22 66 -> 67, 64 -> 65;
-look-alikes 0 -> 0 of 90 in both. They are spent.
+look-alikes 0 -> 0 of 90 in both. They are spent. fresh25 and fresh26 (10 + 10 per language) were written
+blind after that change, each by a writer who opened no file of the repository: fresh25 asked for what an
+agent writes down from its owner's voice notes, fresh26 for group chats and direct messages; measured once
+on that model: fresh25 79 of 90 refused, 67 named (its writer gave a bank login's value as login and
+password together), 2 of 90 look-alikes refused; fresh26 90 refused, 81 named, 0 of 90. Leave their rows
+unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
