@@ -152,7 +152,9 @@ blind after that change, each by a writer who opened no file of the repository: 
 agent writes down from its owner's voice notes, fresh26 for group chats and direct messages; measured once
 on that model: fresh25 79 of 90 refused, 67 named (its writer gave a bank login's value as login and
 password together), 2 of 90 look-alikes refused; fresh26 90 refused, 81 named, 0 of 90. Leave their rows
-unread.
+unread. fresh23 and fresh24 then measured a change once that did not land (the model learning from fresh20
+to fresh22, tokens from 0.85: docs/secrets.md): fresh23 89 -> 89 refused, 87 -> 87 named, look-alikes 1 ->
+1; fresh24 86 -> 85, 83 -> 83, 0 -> 0. They are spent.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
