@@ -154,7 +154,8 @@ on that model: fresh25 79 of 90 refused, 67 named (its writer gave a bank login'
 password together), 2 of 90 look-alikes refused; fresh26 90 refused, 81 named, 0 of 90. Leave their rows
 unread. fresh23 and fresh24 then measured a change once that did not land (the model learning from fresh20
 to fresh22, tokens from 0.85: docs/secrets.md): fresh23 89 -> 89 refused, 87 -> 87 named, look-alikes 1 ->
-1; fresh24 86 -> 85, 83 -> 83, 0 -> 0. They are spent.
+1; fresh24 86 -> 85, 83 -> 83, 0 -> 0. They are spent. fresh26's Arabic, Hebrew and English rows were shown
+once in a diff read before landing: it is no longer blind; fresh25 is.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
