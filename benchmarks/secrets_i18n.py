@@ -2,6 +2,7 @@
 
     python -m benchmarks.secrets_i18n                # per language, on each half, and the cost
     python -m benchmarks.secrets_i18n --errors dev   # also list what the dev half gets wrong
+    python -m benchmarks.secrets_i18n --project-data # also screen every text of benchmarks/data
 
 The set is tests/data/secrets_i18n.jsonl: per language, secrets said the ways people say them (PINs,
 passwords, passphrases, door, gate and alarm codes, CVVs, bank logins, recovery codes) and
@@ -180,6 +181,8 @@ from hub.secrets import find_secrets
 from training.secret_detector import BLIND
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "secrets_i18n.jsonl"
+# The benchmarks' own memories and pairs: a few hold real secrets (the pair data's), the rest none.
+PROJECT_DATA = Path(__file__).resolve().parent / "data"
 
 
 def load(path: Path = DATA) -> list[dict[str, Any]]:
@@ -256,6 +259,41 @@ def errors(rows: list[dict[str, Any]], split: str) -> None:
             print(f"  refused {row['lang']} {row['what']:13} {row['text']!r} -> {found}")
 
 
+def project_texts(root: Path = PROJECT_DATA) -> list[str]:
+    """Every distinct text of two words or more in the benchmarks' data: each string of its JSON and
+    JSONL files, and each line of its markdown files."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for path in sorted(root.rglob("*")):
+        if path.suffix == ".jsonl":
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    walk(json.loads(line))
+        elif path.suffix == ".json":
+            walk(json.loads(path.read_text(encoding="utf-8")))
+        elif path.suffix == ".md":
+            found.update(path.read_text(encoding="utf-8").splitlines())
+    return sorted(text for text in found if len(text.split()) >= 2)
+
+
+def project_refusals() -> None:
+    texts = project_texts()
+    refused = [text for text in texts if find_secrets(text, said=True)]
+    print(f"\nbenchmarks/data: {len(refused)} of {len(texts)} texts refused")
+    for text in refused:
+        print(f"  {text[:160]!r}")
+
+
 def cost(texts: list[str], rounds: int = 7) -> float:
     """Microseconds of CPU find_secrets takes per text."""
 
@@ -275,10 +313,17 @@ def main() -> None:
     # Listing a blind half's errors would spend it (see above).
     readable = [split for split in splits(rows) if split not in BLIND]
     parser.add_argument("--errors", choices=readable, help="list a half's misses and false refusals")
+    parser.add_argument(
+        "--project-data",
+        action="store_true",
+        help="also screen every text of benchmarks/data, listing refusals",
+    )
     args = parser.parse_args()
     report(rows)
     if args.errors:
         errors(rows, args.errors)
+    if args.project_data:
+        project_refusals()
     chat = chat_memories(500)
     print(
         f"\nscreening cost, µs of CPU per event text: {cost([row['text'] for row in rows]):.1f} on the set's"
