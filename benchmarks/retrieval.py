@@ -53,13 +53,14 @@ Why the ranking's constants are what they are (moved here from the code's commen
   Applied to every memory, it had cost this set R@10 0.941 -> 0.926 and newest first 32 -> 28 of 32.
 - Tried and not shipped, 2026-12-07: Qdrant's distribution-based score fusion (`Fusion.Dbsf`: each half's
   scores scaled by their mean and three standard deviations, then summed) in place of RRF. In process, on
-  REALTALK's dev conversations with the short-message weight, r@5/10/25/50 41.3/49.0/59.8/67.1 MRR 40.4
-  -> 43.0/51.8/60.7/67.7 MRR 43.1. Through the API, one hub: all 48.0/55.9/64.7/72.8 MRR 47.2 -> 46.8/
-  55.8/64.8/71.3 MRR 46.3 (dev r@10 49.6 -> 50.8, test 61.8 -> 60.6), search p50 34 -> 24 ms: what the
-  hub re-ranks after fusion takes most of the gain back. Also in process on dev, not through the API:
-  at most one more hit per session (each further hit of a session weighed 0.9, 0.8, 0.5: r@10 49.6,
-  47.9, 44.5 against 49.0); a second dense vector of the message without its context, fused as a third
-  list (with DBSF, r@10 51.8 -> 53.5).
+  REALTALK's dev conversations, 80 candidates per half, the short-message weight after either fusion:
+  r@5/10/25/50 41.6/49.2/59.8/66.9 MRR 40.9 -> 43.0/51.8/60.7/67.7 MRR 43.1. Through the API, one hub
+  filled once and asked twice: all 48.0/55.9/64.7/72.8 MRR 47.2 -> 46.8/55.8/64.8/71.3 MRR 46.3 (dev
+  r@10 49.6 -> 50.8; the test split, read for this change, 61.8 -> 60.6), search p50 34 -> 24 ms: what
+  the hub re-ranks after fusion takes the gain back. Also in process on dev, not through the API: the
+  hub's exchange and short-message weights over 100 candidates (r@10 49.0) with each further hit of a
+  session weighed 0.9, 0.8, 0.5 (r@10 49.6, 47.9, 44.5); a second dense vector of the message without
+  its context, fused as a third list (with DBSF, r@10 51.8 -> 53.5).
 - Measured 2026-12-06, one session, the same code: this set's conversation turns published as chat
   messages (`nature` message) rather than with a nature the hub infers, as an agent that logs a chat
   publishes them, so that its figures exercise what the hub does with chat (they conflict with no
