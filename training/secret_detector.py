@@ -27,7 +27,8 @@ everything: the measure `THRESHOLD` is chosen on (tokens only).
 
 `--halves` holds out each half of the labelled set written blind that the model learns from (fresh4 on),
 trains both classifiers on the rest, and screens the half as the hub does (`hub.secrets.find_secrets`,
-rules and model), per threshold for phrases: the measure `PHRASE_THRESHOLD` is chosen on.
+rules and model), per threshold for phrases, and screens the guard texts with those models and with the
+model trained on everything: the measure `PHRASE_THRESHOLD` is chosen on.
 """
 
 from __future__ import annotations
@@ -292,7 +293,8 @@ def save(folder: Path, tokens: Any, phrases: Any) -> None:
 
 def held_out_halves() -> None:
     """Each half written blind that the model learns from, held out in turn, measured as the hub screens
-    (rules and model, `hub.secrets.find_secrets`), per threshold for phrases of words."""
+    (rules and model, `hub.secrets.find_secrets`), per threshold for phrases of words; and the guard texts
+    screened by those models and by the model trained on everything, the one that ships."""
     from unittest.mock import patch
 
     from benchmarks.secrets_i18n import load as labelled
@@ -310,20 +312,27 @@ def held_out_halves() -> None:
         f"held out in turn: {', '.join(held)}; {messages} REALTALK messages, {len(chat) - messages} own memories",
         flush=True,
     )
-    for group in held:
-        # Read back as the hub reads the shipped weights (float16), not as scikit-learn holds them.
-        with tempfile.TemporaryDirectory() as folder:
-            save(Path(folder), *fit([sentence for g, sentence in data if g != group]))
-            fitted = StatedSecretModel.load(Path(folder))
-        # A message a threshold leaves alone, every higher one leaves alone too (the rules and tokens do not
-        # depend on it): only those refused at the last, lower threshold are screened again.
-        refused_before = list(range(len(chat)))
+
+    def screened(fitted: StatedSecretModel, threshold: float) -> Any:
+        """`find_secrets` with `fitted`'s phrases read from `threshold`."""
+        phrases = replace(fitted.phrases, threshold=threshold)
+        return patch.object(stated_secrets, "model", return_value=replace(fitted, phrases=phrases))
+
+    def guards_refused(fitted: StatedSecretModel) -> dict[float, list[int]]:
+        """The guard texts `fitted` refuses, per phrase threshold. A text a threshold leaves alone, every
+        higher one leaves alone too (the rules and tokens do not depend on it): only those refused at the
+        last, lower threshold are screened again."""
+        refused, out = list(range(len(chat))), {}
         for t in THRESHOLDS:
-            with patch.object(
-                stated_secrets,
-                "model",
-                return_value=replace(fitted, phrases=replace(fitted.phrases, threshold=t)),
-            ):
+            with screened(fitted, t):
+                refused = [i for i in refused if find_secrets(chat[i], said=True)]
+            out[t] = refused
+        return out
+
+    for group in held:
+        fitted = _loaded(fit([sentence for g, sentence in data if g != group]))
+        for t in THRESHOLDS:
+            with screened(fitted, t):
                 count = counts[t]
                 for row in (row for row in rows if row["split"] == group):
                     refused = bool(find_secrets(row["text"], said=True))
@@ -336,18 +345,31 @@ def held_out_halves() -> None:
                     else:
                         count["look-alikes"] += 1
                         count["look-alikes refused"] += refused
-                refused_before = [i for i in refused_before if find_secrets(chat[i], said=True)]
-                chat_refused[t].update(refused_before)
+        for t, refused in guards_refused(fitted).items():
+            chat_refused[t].update(refused)
         print(f"  {group} done", flush=True)
+    shipped = guards_refused(_loaded(fit([sentence for _, sentence in data])))
     print(f"\nphrase threshold (tokens at {THRESHOLD}): secrets refused (named), passphrases named,")
-    print("look-alikes refused, REALTALK messages / own memories refused")
+    print(
+        "look-alikes refused, REALTALK messages / own memories refused by any held-out model, by the model on all"
+    )
     for t in THRESHOLDS:
         c = counts[t]
         print(
             f"  {t:.2f}  {c['refused']:4}/{c['secrets']} ({c['named']:4})"
             f"  {c['passphrases named']:3}/{c['passphrases']}"
-            f"  {c['look-alikes refused']:3}/{c['look-alikes']}  {_guarded(sorted(chat_refused[t]), len(chat), messages)}"
+            f"  {c['look-alikes refused']:3}/{c['look-alikes']}"
+            f"  {_guarded(sorted(chat_refused[t]), len(chat), messages):21}"
+            f"  {_guarded(shipped[t], len(chat), messages)}"
         )
+
+
+def _loaded(classifiers: tuple[Any, Any]) -> StatedSecretModel:
+    """The fitted classifiers read back as the hub reads the shipped weights (float16), not as
+    scikit-learn holds them."""
+    with tempfile.TemporaryDirectory() as folder:
+        save(Path(folder), *classifiers)
+        return StatedSecretModel.load(Path(folder))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
