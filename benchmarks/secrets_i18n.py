@@ -156,7 +156,11 @@ password together), 2 of 90 look-alikes refused; fresh26 90 refused, 81 named, 0
 unread. fresh23 and fresh24 then measured a change once that did not land (the model learning from fresh20
 to fresh22, tokens from 0.85: docs/secrets.md): fresh23 89 -> 89 refused, 87 -> 87 named, look-alikes 1 ->
 1; fresh24 86 -> 85, 83 -> 83, 0 -> 0. They are spent. fresh26's Arabic, Hebrew and English rows were shown
-once in a diff read before landing: it is no longer blind; fresh25 is.
+once in a diff read before landing: it is no longer blind; fresh25 is. fresh27 and fresh28 (10 + 10 per
+language) were written blind on 2026-12-07, each by a writer who opened no file of the repository: fresh27
+asked for an owner setting up a new flat and its accounts over a weekend, fresh28 for instructions left to
+someone looking after the home or the children; measured once on that model: fresh27 78 of 90 refused, 75
+named, 1 of 90 look-alikes refused; fresh28 83 refused, 77 named, 1 of 90. Leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a

@@ -67,7 +67,9 @@ CHATS = REPO / "training" / "data"
 # Halves written blind and not yet trained on: each measures a change once, is then spent (docs/secrets.md
 # says which are), and joins the training data, since more writers teach the model more ways of saying a
 # secret than any one half can test.
-BLIND = frozenset({"fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26"})
+BLIND = frozenset(
+    {"fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27", "fresh28"}
+)
 # The kinds people say in words; keys and tokens with a provider's shape are the rules' alone.
 STATED = frozenset(
     {"pin", "password", "passphrase", "access_code", "card_security_code", "bank_login", "recovery_codes"}
