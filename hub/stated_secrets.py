@@ -5,9 +5,9 @@ say them many more ways. This model reads every value-shaped token (digits, or l
 with the characters around it: character n-grams of what comes before and after, which carry "código",
 "Kennwort", "пароль" or "קוד" in any inflection, those of the few words just before it again on their
 own, and the value's shape and length, hashed into a fixed number of columns (numpy only at run time). It
-reads a phrase of plain words too, where a sentence gives one (after a colon, a dash, "is", or in quotes),
-with the phrase's own words. Two multinomial logistic regressions over those, one for tokens and one for
-phrases, trained by `training/secret_detector.py` on the project's labelled sentences
+reads a phrase of plain words too, where a sentence gives one (after a colon, a dash, "is", or in quotes;
+or before any of these), with the phrase's own words. Two multinomial logistic regressions over those, one
+for tokens and one for phrases, trained by `training/secret_detector.py` on the project's labelled sentences
 (`tests/data/secrets_i18n.jsonl`, all but its blind halves, and `training/data/secrets_train.jsonl`) and
 on real chat messages as look-alikes, say which kind of secret a value is, or none.
 `hub.secrets.find_secrets(text, said=True)` asks it only where no rule found anything, and only of what a
@@ -45,8 +45,8 @@ PHRASE_THRESHOLD = 0.50
 NONE = "none"
 REDACTED = "REDACTED:"
 _LETTER = re.compile(r"[^\W\d_]")
-# Values read per text, at most: a secret said in words sits in a sentence, not in a page of tokens,
-# and the cost of a text stays bounded whatever it holds.
+# Tokens read per text, at most, and as many phrases: a secret said in words sits in a sentence, not in
+# a page of tokens, and the cost of a text stays bounded whatever it holds.
 MAX_VALUES = 16
 LEFT, RIGHT = 60, 25  # characters read before and after a value
 # A token with a digit, or letters with a symbol ("Sonne99!", "Luna.Llena.12", "tortuga_azul"): plain
@@ -84,8 +84,10 @@ def candidates(text: str) -> list[tuple[int, int, str]]:
 
 
 # A passphrase of plain words has no shape of its own: it is read where a sentence gives something, after
-# a colon, a dash or an arrow, inside quotes, or after a covered language's "is", to the end of its
-# clause. Whether the words before it name a passphrase is the model's to learn, as for any value.
+# a colon (French sets it apart: " : "), an equals sign, a dash or an arrow, inside quotes, or after a
+# covered language's "is", to the end of its clause; and before any of these, from the start of its
+# clause ("blue gull over Kiel is the passphrase"). Whether the words around it name a passphrase is the
+# model's to learn, as for any value.
 PHRASE_WORDS = (2, 10)
 PHRASE_CHARS = 200  # a clause is looked for this far, so that a page of givers costs what a sentence does
 # The "is" of each language whose tables name every kind (those that name PINs), not of those that name
@@ -96,11 +98,13 @@ _COPULAS = sorted(
     reverse=True,
 )
 _GIVEN = re.compile(
-    r"(?:(?<=\S):|\s[-–—]+>?|->|→|^[-–—]|(?<!\w)(?:" + "|".join(map(re.escape, _COPULAS)) + r"))\s+",
+    r"(?:(?<=\S)\s?[:=]|\s[-–—]+>?|->|→|^[-–—]|(?<!\w)(?:" + "|".join(map(re.escape, _COPULAS)) + r"))\s+",
     re.IGNORECASE | re.MULTILINE,
 )
 _WORD = re.compile(r"\S+")
 _CLAUSE_END = re.compile(r"[.;!?,()\[\]\n\"«»“”„،؛؟。、！？；，]|\s[-–—]\s|$")
+# Words listed one by one between commas ("pomme, tiroir, nuage, violon"): one phrase, not its first word.
+_LISTED = re.compile(r"[^\W\d_][\w'-]*(?:[,،]\s*[^\W\d_][\w'-]*){2,}")
 # Words inside a pair of quotes of any kind, the opening one after a space, a colon or nothing.
 _QUOTES = (("«", "»"), ("»", "«"), ('"', '"'), ("“", "”"), ("„", "“"), ("„", "”"), ("'", "'"), ("‘", "’"))
 _QUOTED = re.compile(
@@ -133,19 +137,41 @@ def phrases(text: str) -> list[tuple[int, int, str]]:
         span = _words(text, match.start(group), match.end(group))
         if span:
             found.add(span)
+    given = 0  # where the last giver ended: the words before the next one start there at the earliest
     for match in _GIVEN.finditer(text):
+        before = _before(text, max(given, match.start() - PHRASE_CHARS), match.start())
+        given = match.end()
+        if before:
+            found.add(before)
         start = match.end()
         if start < len(text) and text[start] in "«»\"“„'‘":
             continue  # quoted: read above, inside its quotes
         clause = _CLAUSE_END.search(text, start + 1, start + PHRASE_CHARS)
         end = clause.start() if clause else min(len(text), start + PHRASE_CHARS)
-        words = list(_WORD.finditer(text, start, end))
-        if len(words) > PHRASE_WORDS[1]:
-            end = words[PHRASE_WORDS[1] - 1].end()
-        span = _words(text, start, end)
-        if span:
-            found.add(span)
+        listed = _LISTED.match(text, start, start + PHRASE_CHARS)
+        for stop in {end, listed.end() if listed else end}:
+            span = _words(text, start, _first_words(text, start, stop))
+            if span:
+                found.add(span)
     return sorted(found)
+
+
+def _first_words(text: str, start: int, end: int) -> int:
+    """Where the span's first `PHRASE_WORDS` words end."""
+    words = list(_WORD.finditer(text, start, end))
+    return words[PHRASE_WORDS[1] - 1].end() if len(words) > PHRASE_WORDS[1] else end
+
+
+def _before(text: str, start: int, end: int) -> tuple[int, int, str] | None:
+    """The words of the clause that ends at `end`, from its start (`start` at the earliest): what a giver
+    that follows gives."""
+    for clause in _CLAUSE_END.finditer(text, start, end):
+        if clause.end() < end:
+            start = clause.end()
+    words = list(_WORD.finditer(text, start, end))
+    if len(words) > PHRASE_WORDS[1]:
+        start = words[-PHRASE_WORDS[1]].start()
+    return _words(text, start, end)
 
 
 def is_phrase(value: str) -> bool:
@@ -220,15 +246,18 @@ def _word_around(text: str, start: int, end: int) -> str:
 
 
 def readable(text: str) -> list[tuple[int, int, str]]:
-    """The values the model reads in text: (start, end, value), at most `MAX_VALUES`."""
+    """The values the model reads in text: (start, end, value), at most `MAX_VALUES` tokens and as many
+    phrases, so that the many phrases of a long text crowd out none of its tokens."""
     # A secret said in words has words that name it, before it or after it ("Kx9!mq72 is my Netflix password");
     # a bare number has none. What a redaction left of a word is the rest of a secret already replaced.
-    return [
+    found = [
         (start, end, value)
         for start, end, value in candidates(text)
         if (_LETTER.search(text, max(0, start - LEFT), start) or _LETTER.search(text, end, end + RIGHT))
         and REDACTED not in _word_around(text, start, end)
-    ][:MAX_VALUES]
+    ]
+    tokens = [value for value in found if not is_phrase(value[2])][:MAX_VALUES]
+    return sorted(tokens + [value for value in found if is_phrase(value[2])][:MAX_VALUES])
 
 
 @dataclass(frozen=True)

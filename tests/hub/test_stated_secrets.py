@@ -88,11 +88,27 @@ def test_plain_words_are_never_read_as_tokens() -> None:
     ("text", "phrases"),
     [
         ("we walked along the river and talked for hours", []),  # nothing given
-        ("the password is something long and secret", ["something long and secret"]),  # after "is"
+        (
+            "the password is something long and secret",
+            ["the password", "something long and secret"],
+        ),  # before and after "is"
         ("Phrase: copper lantern drifts eastward. Thanks!", ["copper lantern drifts eastward"]),  # a colon
         (
+            "Phrase secrète du coffre : marmotte bleue sous la pluie",
+            ["Phrase secrète du coffre", "marmotte bleue sous la pluie"],
+        ),  # French's colon, set apart
+        ("vault = copper lantern drifts", ["copper lantern drifts"]),  # an equals sign
+        (
+            "copper lantern mild orchard — that's the passphrase",
+            ["copper lantern mild orchard", "that's the passphrase"],
+        ),  # before a dash
+        (
+            "the seed words: pomme, tiroir, nuage, violon. Thanks",
+            ["the seed words", "pomme, tiroir, nuage, violon"],
+        ),  # words listed between commas
+        (
             "la frase -> girasol tranvía nube, no la olvides",
-            ["girasol tranvía nube"],
+            ["la frase", "girasol tranvía nube"],
         ),  # an arrow, to the comma
         ("Merkphrase „blaue Möwe über Kiel“ bitte", ["blaue Möwe über Kiel"]),  # in quotes
         ("הסיסמה היא ים כחול ושקט", ["ים כחול ושקט"]),  # Hebrew's "is"
@@ -102,6 +118,13 @@ def test_plain_words_are_never_read_as_tokens() -> None:
 )
 def test_words_are_read_as_a_phrase_only_where_given_as_something(text: str, phrases: list[str]) -> None:
     assert [v for _, _, v in stated_secrets.phrases(text)] == phrases
+
+
+def test_the_phrases_of_a_long_text_crowd_out_none_of_its_tokens() -> None:
+    text = " ".join(f"my note {i} is a long one here." for i in range(20)) + " pin 4471 ok"
+    read = [value for _, _, value in stated_secrets.readable(text)]
+    assert "4471" in read
+    assert sum(map(stated_secrets.is_phrase, read)) == stated_secrets.MAX_VALUES
 
 
 def test_digits_read_out_one_by_one_are_one_value() -> None:
