@@ -165,7 +165,8 @@ fresh25 then measured the next change once (phrases read in more places: after a
 equals sign, a list of words whole, the words that open a clause before a colon, a dash or "is"): 79 -> 80
 refused, 67 -> 68 named, look-alikes 2 -> 2 of 90. It is spent. fresh27 then measured a change once that did
 not land (a writer of passphrases said first learned from: docs/secrets.md): 79 -> 78 refused, 76 -> 74
-named, look-alikes 1 -> 1. It is spent; fresh28 is blind.
+named, look-alikes 1 -> 1. It is spent. fresh28 then measured the next change once (digits said as words read
+as digits): 83 -> 83 refused, 77 -> 77 named, look-alikes 1 -> 1. It is spent; no half is blind now.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a

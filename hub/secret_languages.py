@@ -77,6 +77,9 @@ class Language:
     prefixes: str = ""
     # How many words may stand between a name and its value with no "of" (a genitive: "код домофона").
     free_words: int = 0
+    # The words for the digits 0 to 9, in order, each with its other forms after "|" ("dos|duas"): a PIN
+    # or a code read out one digit at a time, as a voice note is transcribed ("cuatro siete siete uno").
+    digits: tuple[str, ...] = ()
     # Nouns are capitalized: one capitalized word after "is" is a noun going on, unless after a colon.
     capitalized_nouns: bool = False
     # A word may follow a name, as an adjective or a noun does in Romance languages ("la carte bleue",
@@ -91,6 +94,7 @@ class Language:
 # fmt: off
 ENGLISH = Language(
     code="en",
+    digits=("zero|oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"),
     passwords=("password", "passwd", "passcode", "pwd", "pw", "pswd", "pswrd", "p/w"),
     passphrases=("passphrase", "pass phrase"),
     pins=("pin", "pin number"),
@@ -143,6 +147,7 @@ ENGLISH = Language(
 
 SPANISH = Language(
     code="es",
+    digits=("cero", "uno|un|una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve"),
     words_after=True,
     passwords=("contraseña", "contrasena", "password"),
     passphrases=("frase de contraseña", "frase de paso", "frase secreta"),
@@ -199,6 +204,7 @@ SPANISH = Language(
 
 FRENCH = Language(
     code="fr",
+    digits=("zéro|zero", "un|une", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf"),
     words_after=True,
     passwords=("mot de passe", "mots de passe", "mdp", "password"),
     passphrases=("phrase secrète", "phrase secrete", "phrase de passe", "passphrase"),
@@ -248,6 +254,7 @@ FRENCH = Language(
 
 GERMAN = Language(
     code="de",
+    digits=("null", "eins", "zwei|zwo", "drei", "vier", "fünf|fuenf", "sechs", "sieben", "acht", "neun"),
     passwords=("*passwort", "*kennwort"),
     passphrases=("passphrase", "*passphrase"),
     keys=("wlan-schlüssel", "netzwerkschlüssel", "wifi-schlüssel"),
@@ -299,6 +306,7 @@ GERMAN = Language(
 
 PORTUGUESE = Language(
     code="pt",
+    digits=("zero", "um|uma", "dois|duas", "três|tres", "quatro", "cinco", "seis|meia", "sete", "oito", "nove"),
     words_after=True,
     passwords=("senha", "palavra-passe", "password", "senha de acesso"),
     passphrases=("frase-senha", "frase secreta", "frase de senha", "frase-passe"),
@@ -351,6 +359,7 @@ PORTUGUESE = Language(
 
 ITALIAN = Language(
     code="it",
+    digits=("zero", "uno|una", "due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove"),
     words_after=True,
     passwords=("password", "parola d'ordine"),
     passphrases=("passphrase", "frase segreta", "frase d'accesso"),
@@ -398,6 +407,7 @@ ITALIAN = Language(
 
 RUSSIAN = Language(
     code="ru",
+    digits=("ноль|нуль", "один|одна", "два|две", "три", "четыре", "пять", "шесть", "семь", "восемь", "девять"),
     passwords=("парол*", "кодовое слово"),
     passphrases=("парольная фраза", "кодовая фраза"),
     pins=("пин-код", "pin-код", "пин", "pin", "пинкод"),
@@ -432,6 +442,7 @@ RUSSIAN = Language(
 
 ARABIC = Language(
     code="ar",
+    digits=("صفر", "واحد", "اثنان|اثنين|اتنين", "ثلاثة|ثلاثه|تلاتة", "أربعة|اربعة|اربعه|أربعه", "خمسة|خمسه", "ستة|سته", "سبعة|سبعه", "ثمانية|ثمانيه|تمانية", "تسعة|تسعه"),
     passwords=("كلمة مرور", "كلمة سر", "باسورد", "باسوورد"),
     passphrases=("عبارة مرور", "عبارة سر"),
     pins=("رقم سري", "رمز سري", "رقم تعريف شخصي", "رمز pin", "pin"),
@@ -463,6 +474,7 @@ ARABIC = Language(
 
 HEBREW = Language(
     code="he",
+    digits=("אפס", "אחת|אחד", "שתיים|שתים|שניים|שנים", "שלוש|שלושה", "ארבע|ארבעה", "חמש|חמישה", "שש|שישה", "שבע|שבעה", "שמונה", "תשע|תשעה"),
     passwords=("סיסמ*", "ססמ*", "פסוורד"),
     passphrases=("משפט סיסמ*", "ביטוי סיסמ*"),
     pins=("קוד סודי", "קוד pin", "pin", "פין"),

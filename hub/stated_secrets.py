@@ -1,10 +1,11 @@
 """Secrets said in words, read by a model learned from labelled sentences rather than by word lists.
 
 The rules of `hub.secrets` read a secret where a language's table names it ("el PIN es 7733"); people
-say them many more ways. This model reads every value-shaped token (digits, or letters with a symbol)
-with the characters around it: character n-grams of what comes before and after, which carry "código",
-"Kennwort", "пароль" or "קוד" in any inflection, those of the few words just before it again on their
-own, and the value's shape and length, hashed into a fixed number of columns (numpy only at run time). It
+say them many more ways. This model reads every value-shaped token (digits, digits said as words, or
+letters with a symbol) with the characters around it: character n-grams of what comes before and after,
+which carry "código", "Kennwort", "пароль" or "קוד" in any inflection, those of the few words just before
+it again on their own, and the value's shape and length, hashed into a fixed number of columns (numpy
+only at run time). It
 reads a phrase of plain words too, where a sentence gives one (after a colon, a dash, "is", or in quotes;
 or before any of these), with the phrase's own words. Two multinomial logistic regressions over those, one
 for tokens and one for phrases, trained by `training/secret_detector.py` on the project's labelled sentences
@@ -64,6 +65,48 @@ _HEBREW_PREFIX = re.compile(f"[{''.join(sorted(HEBREW_PREFIXES))}]{{1,3}}[\u05be
 def _closes(char: str) -> bool:
     """Punctuation that ends a sentence or a clause after a value: ASCII's ".:!?", any other script's."""
     return char in ".:!?" or (ord(char) > 127 and unicodedata.category(char).startswith("P"))
+
+
+# Digits said as words, one at a time, three or more ("cuatro siete siete uno", "drei-null-acht-fünf",
+# "dois, seis, um"): the model reads them as the digits they are, read out one by one.
+_DIGIT_WORDS = {
+    form.casefold(): str(digit)
+    for language in LANGUAGES
+    for digit, words in enumerate(language.digits)
+    for form in words.split("|")
+}
+_DIGIT_WORD = "|".join(map(re.escape, sorted(_DIGIT_WORDS, key=len, reverse=True)))
+_SPELLED = re.compile(
+    rf"(?<!\w)(?:{_DIGIT_WORD})(?:(?:\s*[,،]\s*|\s+|[-–])(?:{_DIGIT_WORD})){{2,}}(?!\w)", re.IGNORECASE
+)
+_DIGIT_WORD_ONE = re.compile(rf"(?<!\w)(?:{_DIGIT_WORD})(?!\w)", re.IGNORECASE)
+
+
+def spelled(text: str) -> tuple[str, list[tuple[int, int, int, int]]]:
+    """The text with each run of digits said as words written as digits ("0 3 0 3"), and where each run
+    was and is: (start, end) in the text, (start, end) in what is returned."""
+    out, runs, last, shift = [], [], 0, 0
+    for match in _SPELLED.finditer(text):
+        digits = " ".join(_DIGIT_WORDS[word.casefold()] for word in _DIGIT_WORD_ONE.findall(match.group(0)))
+        out += [text[last : match.start()], digits]
+        start = match.start() + shift
+        runs.append((match.start(), match.end(), start, start + len(digits)))
+        shift += len(digits) - (match.end() - match.start())
+        last = match.end()
+    return "".join(out) + text[last:], runs
+
+
+def _unspelled(position: int, runs: list[tuple[int, int, int, int]], end: bool) -> int:
+    """Where a position of `spelled`'s text is in the text it was made from: inside a run, the run's
+    start or end."""
+    shift = 0
+    for start, stop, new_start, new_stop in runs:
+        if position < new_start or (end and position == new_start):
+            break
+        if position < new_stop or (end and position == new_stop):
+            return stop if end else start
+        shift = stop - new_stop
+    return position + shift
 
 
 def candidates(text: str) -> list[tuple[int, int, str]]:
@@ -324,10 +367,15 @@ class StatedSecretModel:
 
     def find(self, text: str) -> list[tuple[int, int, str]]:
         """(start, end, kind) of each value the model reads as a secret, in order."""
-        found = readable(text)
+        said, runs = spelled(text)
+        found = readable(said)
         tokens = [value for value in found if not is_phrase(value[2])]
         phrases = [value for value in found if is_phrase(value[2])]
-        return sorted(self.tokens.secrets(text, tokens) + self.phrases.secrets(text, phrases))
+        secrets = self.tokens.secrets(said, tokens) + self.phrases.secrets(said, phrases)
+        return sorted(
+            (_unspelled(start, runs, end=False), _unspelled(end, runs, end=True), kind)
+            for start, end, kind in secrets
+        )
 
 
 @cache

@@ -61,6 +61,16 @@ def test_languages_are_told_apart_by_their_codes() -> None:
 # How the table's words are read, each shown once: the set above is the measure.
 
 
+def test_a_word_for_a_digit_means_the_same_digit_in_every_language() -> None:
+    meaning: dict[str, set[int]] = {}
+    for language in LANGUAGES:
+        assert len(language.digits) in (0, 10), language.code
+        for digit, words in enumerate(language.digits):
+            for form in words.split("|"):
+                meaning.setdefault(form.casefold(), set()).add(digit)
+    assert {form: digits for form, digits in meaning.items() if len(digits) > 1} == {}
+
+
 def test_after_words_a_number_that_reads_as_a_year_is_none() -> None:
     assert _found("ПИН-код карты 4821") == [("pin", "4821")]
     assert _found("Поменяла ПИН-код в 2023 году") == []

@@ -133,6 +133,37 @@ def test_digits_read_out_one_by_one_are_one_value() -> None:
     assert _tokens("at 7 30 or 8 15") == []
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("el pin de la tarjeta es cuatro siete siete uno, no lo compartas", "cuatro siete siete uno"),
+        ("Zahlencode vom Fahrradschloss: drei-null-acht-fünf", "drei-null-acht-fünf"),
+        ("пин-код карты: два, ноль, шесть, девять", "два, ноль, шесть, девять"),
+        ("the alarm code is oh five two eight, the panel by the door", "oh five two eight"),
+    ],
+)
+def test_digits_said_as_words_are_read_as_digits(text: str, value: str) -> None:
+    said, _ = stated_secrets.spelled(text)
+    assert any(v.replace(" ", "").isdigit() for _, _, v in stated_secrets.readable(said))
+    assert [text[f.start : f.end] for f in find_secrets(text, said=True)] == [value]
+
+
+def test_a_position_after_digits_said_as_words_is_found_again_in_the_text() -> None:
+    text = "codes: uno dos tres and then cuatro cinco seis siete, ok"
+    said, runs = stated_secrets.spelled(text)
+    assert said == "codes: 1 2 3 and then 4 5 6 7, ok"
+    assert [(text[a:b], said[c:d]) for a, b, c, d in runs] == [
+        ("uno dos tres", "1 2 3"),
+        ("cuatro cinco seis siete", "4 5 6 7"),
+    ]
+    assert stated_secrets._unspelled(said.index("and"), runs, end=False) == text.index("and")
+    assert stated_secrets._unspelled(said.index("5"), runs, end=True) == text.index(", ok")
+
+
+def test_counting_out_loud_is_no_secret() -> None:
+    assert find_secrets("one, two, three, go! and we all jumped into the lake", said=True) == []
+
+
 def test_a_combination_read_two_digits_at_a_time_is_one_value() -> None:
     text = "the padlock opens on 15 35 05, then pull"
     assert _tokens(text) == ["15 35 05"]
