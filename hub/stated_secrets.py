@@ -5,9 +5,8 @@ say them many more ways. This model reads every value-shaped token (digits, digi
 letters with a symbol) with the characters around it: character n-grams of what comes before and after,
 which carry "código", "Kennwort", "пароль" or "קוד" in any inflection, those of the few words just before
 it again on their own, and the value's shape and length, hashed into a fixed number of columns (numpy
-only at run time). It
-reads a phrase of plain words too, where a sentence gives one (after a colon, a dash, "is", or in quotes;
-or before any of these), with the phrase's own words. Two multinomial logistic regressions over those, one
+only at run time). It reads a phrase of plain words too, where a sentence gives one (after a colon, a
+dash, "is", or in quotes; or before any of these), with the phrase's own words. Two multinomial logistic regressions over those, one
 for tokens and one for phrases, trained by `training/secret_detector.py` on the project's labelled sentences
 (`tests/data/secrets_i18n.jsonl`, all but its blind halves, and `training/data/secrets_train.jsonl`) and
 on real chat messages as look-alikes, say which kind of secret a value is, or none.
@@ -191,8 +190,10 @@ def phrases(text: str) -> list[tuple[int, int, str]]:
             continue  # quoted: read above, inside its quotes
         clause = _CLAUSE_END.search(text, start + 1, start + PHRASE_CHARS)
         end = clause.start() if clause else min(len(text), start + PHRASE_CHARS)
-        listed = _LISTED.match(text, start, start + PHRASE_CHARS)
-        for stop in {end, listed.end() if listed else end}:
+        stops = [end]
+        if listed := _LISTED.match(text, start, start + PHRASE_CHARS):
+            stops.append(listed.end())
+        for stop in stops:
             span = _words(text, start, _first_words(text, start, stop))
             if span:
                 found.add(span)
