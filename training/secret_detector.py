@@ -64,11 +64,12 @@ CORPUS = REPO / "tests" / "data" / "secrets_corpus.jsonl"
 RETRIEVAL = REPO / "benchmarks" / "data" / "retrieval"
 DAILY = REPO / "benchmarks" / "data" / "daily_week" / "memory" / "daily"
 CHATS = REPO / "training" / "data"
-# Halves written blind and not yet trained on: each measures a change once, is then spent (docs/secrets.md
-# says which are), and joins the training data, since more writers teach the model more ways of saying a
-# secret than any one half can test.
+# Halves written blind and not trained on: each measures a change once and is then spent (docs/secrets.md
+# says which are). Spent halves up to fresh19 joined the training data; those since stay out, because
+# learning from them has each time made the shipped model refuse a REALTALK message (docs/secrets.md).
 BLIND = frozenset(
     {"fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27", "fresh28"}
+    | {"fresh29", "fresh30"}
 )
 # The kinds people say in words; keys and tokens with a provider's shape are the rules' alone.
 STATED = frozenset(
