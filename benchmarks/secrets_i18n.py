@@ -166,7 +166,13 @@ equals sign, a list of words whole, the words that open a clause before a colon,
 refused, 67 -> 68 named, look-alikes 2 -> 2 of 90. It is spent. fresh27 then measured a change once that did
 not land (a writer of passphrases said first learned from: docs/secrets.md): 79 -> 78 refused, 76 -> 74
 named, look-alikes 1 -> 1. It is spent. fresh28 then measured the next change once (digits said as words read
-as digits): 83 -> 83 refused, 77 -> 77 named, look-alikes 1 -> 1. It is spent; no half is blind now.
+as digits): 83 -> 83 refused, 77 -> 77 named, look-alikes 1 -> 1. It is spent.
+fresh29 and fresh30 (10 + 10 per language; three rows of fresh29 repeating earlier sentences dropped) were
+written blind after that change, the same day, each by a writer who opened no file of the repository:
+fresh29 asked for an owner's hurried messages, about a third giving the value before its name, fresh30 for
+notes and lists an agent keeps (handover notes, trip checklists, relayed lines, transcribed voice notes);
+measured once on that model: fresh29 85 of 89 refused, 81 named, 0 of 88 look-alikes refused; fresh30 89
+of 90 refused, 81 named, 0 of 90. Leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
