@@ -69,6 +69,16 @@ Why the ranking's constants are what they are (moved here from the code's commen
   0.879 (held out 0.875 -> 0.932), MRR 0.602 -> 0.664; newest first 32/32 both; the review's
   conflicts 147 -> 108 (those between memories the set does not label as versions 125 -> 86), merges
   3 -> 1. Figures above this line were measured with the turns' nature inferred.
+- `hub.search.DAY_WINDOW` 2 days (2026-12-07): a day the question names is searched again within the
+  day and the next, fused into the candidates. On REALTALK's dev conversations in process (the 14 of
+  their questions that name a day, RRF k 2 over 40 candidates with the exchange and short-message
+  weights), r@10 67.9 -> 75.0 with the day alone, 78.6 with the day and the next, 75.0 from the day
+  before to the next. Through the API, one hub filled once and asked with the code before and after:
+  REALTALK 48.0/55.9/64.7/72.9 MRR 47.2 -> 48.0/56.0/65.1/73.4 MRR 47.3 (13 of its 705 questions name a
+  day; test split r@10 61.8 both; first 10 hits the same at limit 10 and 50 for all 705), search p50 50
+  -> 48 ms; this set, old and new back to back, hybrid 0.915/0.952/0.739 -> 0.913/0.952/0.740 (held out
+  0.931/0.975/0.758 both; 7 of its 482 questions name a day), newest first 32/32 both. Reading a
+  question's days costs about 40 µs.
 - `hub.sparse.CONTEXT_WEIGHT` 0.3: on the dev questions (one message of context), hybrid MRR 0.703
   at 0.3 and at 0.5, against 0.687 with the context indexed as part of the text, at the same
   recall@10 (0.94); on the chat messages alone, MRR 0.58 at 0.3, 0.57 at 0.5, 0.52 before.

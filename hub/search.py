@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import TypeVar
 
 import numpy as np
 
 from hub.embedding import Encoder
 from hub.models import Confidence, Kind, Scope, State, Tier, utcnow
+from hub.query_dates import named_days
 from hub.ranking import (
     VERSION_LOOKUP,
     by_exchange_and_length,
@@ -33,6 +34,9 @@ TIE_MARGIN = 2
 SCORE_DIGITS = 6
 # Hops followed from a superseded hit to the memory that finally superseded it.
 MAX_SUCCESSION = 8
+# A day the query names ("on 5 January") is searched on its own too, with the day after it: what
+# happened is often told the next day ("the game yesterday").
+DAY_WINDOW = timedelta(days=2)
 
 T = TypeVar("T")
 
@@ -50,6 +54,7 @@ class Retriever:
     sparse: SparseEncoder
     # Memory id -> the side an open conflict proposes over it (`ledger.proposed_over`).
     proposed_in_conflict: Callable[[Sequence[str]], dict[str, str]] | None = None
+    timezone: tzinfo = UTC  # the owner's: where the days a query names begin
 
     def search(
         self,
@@ -118,23 +123,28 @@ class Retriever:
             recency=recency,
             with_vectors=True,
         )
-        hits, more = self._ranked(candidates, diversity)
+        days = named_days(query, flt.now.astimezone(self.timezone)) if mode is SearchMode.hybrid else []
+        hits, more = self._ranked(candidates, diversity, days)
         if limit > len(hits) and more:
             # More asked for than the re-ranked candidates: the rest is what a larger pool ranks below
             # them, so the first hits stay the same whatever the limit.
             placed = {hit.memory.id for hit in hits}
-            larger, _ = self._ranked(replace(candidates, limit=limit + pool), diversity)
+            larger, _ = self._ranked(replace(candidates, limit=limit + pool), diversity, days)
             hits += [hit for hit in larger if hit.memory.id not in placed]
         return hits[:limit]
 
-    def _ranked(self, candidates: SearchQuery, diversity: float | None) -> tuple[list[Hit], bool]:
+    def _ranked(
+        self, candidates: SearchQuery, diversity: float | None, days: Sequence[date] = ()
+    ) -> tuple[list[Hit], bool]:
         """The store's best `candidates.limit` hits, re-ranked; and whether the store had more."""
         flt, dense, pool = candidates.filter, candidates.dense, candidates.limit
         # Unless superseded memories are asked for, they are searched too, to be replaced by what
         # superseded them: `states=["active"]` follows a corrected fact as the default does.
         follow = flt.states is None or State.superseded not in flt.states
         searched = frozenset(State) if flt.states is None else flt.states | {State.superseded}
-        hits = self._best(replace(candidates, filter=replace(flt, states=searched)) if follow else candidates)
+        hits = self._best(
+            replace(candidates, filter=replace(flt, states=searched)) if follow else candidates, days
+        )
         more = len(hits) == pool
         if candidates.mode is SearchMode.hybrid:
             # Before successors take their places: a correction takes the place its fact earned.
@@ -145,21 +155,28 @@ class Retriever:
                 # The versions of a fact updated many times filled the candidates and gave their places
                 # to one successor: the rest of the candidates is what ranks below them.
                 placed = {hit.memory.id for hit in hits}
-                hits += [hit for hit in self._best(candidates) if hit.memory.id not in placed]
+                hits += [hit for hit in self._best(candidates, days) if hit.memory.id not in placed]
         hits = self._contested_below_newer(hits, flt, dense)
         hits = newest_versions_first(hits)
         if diversity is not None:
             hits = maximal_marginal_relevance(hits, diversity=diversity, limit=pool)
         return hits, more
 
-    def _best(self, query: SearchQuery) -> list[Hit]:
+    def _best(self, query: SearchQuery, days: Sequence[date] = ()) -> list[Hit]:
         """The store's best `query.limit` hits, ties in the same order every time.
 
         Hybrid scores are rank fusions and tie often (a message first for BM25 and another first for
         the model); the store returns tied hits in any order, and may cut a tie at its limit. So more
-        are asked for, and ties go to the hit closer to the query in meaning, then by id.
+        are asked for, and ties go to the hit closer to the query in meaning, then by id. For each day
+        the query names, the same query within that day (`DAY_WINDOW`) is fused in: a memory of that day
+        adds the score it has there to the one it has among all.
         """
-        found = self.store.search(replace(query, limit=query.limit * TIE_MARGIN))
+        asked = replace(query, limit=query.limit * TIE_MARGIN)
+        found = self.store.search(asked)
+        for day in days:
+            dated = _within(asked.filter, day, self.timezone)
+            if dated is not None:
+                found = _fused(found, self.store.search(replace(asked, filter=dated)))
         cosine = _cosines(query.dense, found)
         order = sorted(
             range(len(found)),
@@ -254,3 +271,20 @@ def _cosines(query: Sequence[float], hits: Sequence[Hit]) -> np.ndarray:
     width = len(query)
     vectors = np.asarray([h.vector if h.vector else [0.0] * width for h in hits], dtype=np.float64)
     return vectors.reshape(-1, width) @ np.asarray(query, dtype=np.float32)
+
+
+def _within(flt: MemoryFilter, day: date, zone: tzinfo) -> MemoryFilter | None:
+    """`flt` narrowed to what happened on `day` or within `DAY_WINDOW` of its start; None if it lets
+    nothing of those days through."""
+    start = datetime.combine(day, time(), tzinfo=zone)
+    after = max(start, flt.occurred_after) if flt.occurred_after else start
+    before = min(start + DAY_WINDOW, flt.occurred_before) if flt.occurred_before else start + DAY_WINDOW
+    return replace(flt, occurred_after=after, occurred_before=before) if after < before else None
+
+
+def _fused(found: Sequence[Hit], dated: Sequence[Hit]) -> list[Hit]:
+    """Both lists' hits, a hit in both with the sum of its scores, as rank fusion over more lists adds
+    them up (`Retriever._best` puts them in order)."""
+    extra = {hit.memory.id: hit.score for hit in dated}
+    merged = [replace(hit, score=hit.score + extra.pop(hit.memory.id, 0.0)) for hit in found]
+    return merged + [hit for hit in dated if hit.memory.id in extra]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, partial
+from zoneinfo import ZoneInfo
 
 from redis import Redis
 from redis.exceptions import ResponseError
@@ -80,6 +81,7 @@ class Services:
             embedder=self.embedder,
             sparse=self.sparse,
             proposed_in_conflict=partial(ledger.proposed_over, self.redis, self.keys),
+            timezone=ZoneInfo(self.settings.timezone),
         )
 
     def close(self) -> None:

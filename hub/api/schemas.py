@@ -140,7 +140,14 @@ class SearchRequest(BaseModel):
         },
     )
 
-    query: str = Field(min_length=1, max_length=2_000)
+    query: str = Field(
+        min_length=1,
+        max_length=2_000,
+        description=(
+            "What to find, in words. A day it names ('on 5 January 2024', 'el 5 de enero') ranks what"
+            " happened that day and the next higher in hybrid mode; it filters nothing."
+        ),
+    )
     agent: Name = Field(description="The agent asking.")
     channel: Name | None = Field(None, description="The channel the question comes from.")
     project: Name | None = Field(

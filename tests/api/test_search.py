@@ -325,3 +325,41 @@ def test_the_first_hits_do_not_depend_on_the_limit(make_agent: Callable[..., Mem
         assert len(largest) >= 30
         for limit in (1, 5, 10, 20, 25, 50):
             assert [h.id for h in wa.search(query, limit=limit)] == largest[:limit], (query, limit)
+
+
+def test_a_day_the_question_names_finds_what_happened_that_day(make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    games = ["tennis", "padel", "squash", "badminton", "table tennis", "volleyball", "basketball", "golf"]
+    chat = {"chat": "dana-dm", "nature": "message"}
+    events = [
+        wa.publish(
+            f"Dana: we played {game} in the park today", occurred_at=f"2026-01-{day:02d}T18:00:00Z", **chat
+        )
+        for day, game in zip(range(10, 18), games, strict=True)
+    ]
+    # Told the day after, in words that match the question less well than every game above.
+    told = wa.publish(
+        "Dana: the chess club last night was fun, I won twice", occurred_at="2026-01-06T09:00:00Z", **chat
+    )
+    stored(wa, *events, told)
+
+    for question in (
+        "What did Dana play on 5 January 2026?",
+        "¿A qué jugó Dana el 5 de enero de 2026?",
+        "מה דנה שיחקה ב-5 בינואר 2026?",
+    ):
+        assert (
+            texts(wa.search(question, limit=3))[0] == "Dana: the chess club last night was fun, I won twice"
+        ), question
+    # Without the day, it is the least like the question of the nine.
+    assert (
+        texts(wa.search("What did Dana play?", limit=9))[-1]
+        == "Dana: the chess club last night was fun, I won twice"
+    )
+    # The day adds to the ranking and narrows nothing, and the first hits stay those of a larger limit.
+    dated = [h.id for h in wa.search("What did Dana play on 5 January 2026?", limit=50)]
+    assert len(dated) == 9
+    for limit in (1, 3, 5):
+        assert [h.id for h in wa.search("What did Dana play on 5 January 2026?", limit=limit)] == dated[
+            :limit
+        ]

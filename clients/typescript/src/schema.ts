@@ -1934,7 +1934,10 @@ export interface components {
          *     }
          */
         SearchRequest: {
-            /** Query */
+            /**
+             * Query
+             * @description What to find, in words. A day it names ('on 5 January 2024', 'el 5 de enero') ranks what happened that day and the next higher in hybrid mode; it filters nothing.
+             */
             query: string;
             /**
              * Agent

@@ -1,0 +1,60 @@
+"""The days a search names, in the covered languages' words for the months."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from hub.query_dates import MAX_DAYS, named_days
+
+NOW = datetime(2026, 12, 7, 12, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("What kind of pasta did Kate make on 29 Dec 2023?", date(2023, 12, 29)),
+        ("How many naps did Nicolas take on January 6 2024?", date(2024, 1, 6)),
+        ("Where was Elise on the 5th of January, 2024?", date(2024, 1, 5)),
+        ("May 5, 2024", date(2024, 5, 5)),
+        ("¿Qué hizo Lucía el 5 de enero de 2024?", date(2024, 1, 5)),
+        ("Qu'a fait Léa le 1er mars 2025 ?", date(2025, 3, 1)),
+        ("Was hat Jonas am 5. Januar 2024 gemacht?", date(2024, 1, 5)),
+        ("O que aconteceu em 3 de fevereiro de 2025?", date(2025, 2, 3)),
+        ("Cosa ho pagato il 12 dic 2024?", date(2024, 12, 12)),
+        ("Что было 5 января 2024 года?", date(2024, 1, 5)),
+        ("ماذا حدث في 5 يناير 2024؟", date(2024, 1, 5)),
+        ("מה עשיתי ב-5 בינואר 2024?", date(2024, 1, 5)),
+        ("What did we decide on 2024-01-05?", date(2024, 1, 5)),
+    ],
+)
+def test_a_day_is_read_in_each_covered_language(text: str, day: date) -> None:
+    assert named_days(text, NOW) == [day]
+
+
+def test_a_day_without_its_year_is_the_last_one_so_far() -> None:
+    assert named_days("What did I do on 5 January?", NOW) == [date(2026, 1, 5)]
+    assert named_days("What did we do on 24 December?", NOW) == [date(2025, 12, 24)]
+    assert named_days("What happened on 7 December?", NOW) == [date(2026, 12, 7)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What did I do 2 hrs ago?",  # Spanish abbreviates August "ago", but only right after a day
+        "Which place did Elise visit in the first week of 2024?",
+        "you may 5x it",
+        "Is the meeting at 10:30 Jan?",
+        "What happened on 31 February 2024?",
+        "Flight 12 leaves from gate 5",
+        "What did Netanel say about the dentist?",
+    ],
+)
+def test_no_day_where_none_is_named(text: str) -> None:
+    assert named_days(text, NOW) == []
+
+
+def test_a_few_days_at_most_each_once() -> None:
+    text = "1 March 2024, 2 March 2024, 1 March 2024, 3 March 2024, 4 March 2024"
+    assert named_days(text, NOW) == [date(2024, 3, d) for d in (1, 2, 3)][:MAX_DAYS]
