@@ -357,9 +357,12 @@ def test_a_day_the_question_names_finds_what_happened_that_day(make_agent: Calla
         == "Dana: the chess club last night was fun, I won twice"
     )
     # The day adds to the ranking and narrows nothing, and the first hits stay those of a larger limit.
-    dated = [h.id for h in wa.search("What did Dana play on 5 January 2026?", limit=50)]
+    question = "What did Dana play on 5 January 2026?"
+    dated = [h.id for h in wa.search(question, limit=50)]
     assert len(dated) == 9
     for limit in (1, 3, 5):
-        assert [h.id for h in wa.search("What did Dana play on 5 January 2026?", limit=limit)] == dated[
-            :limit
-        ]
+        assert [h.id for h in wa.search(question, limit=limit)] == dated[:limit]
+    # What the filters leave out stays out, whatever day the question names.
+    later = wa.search(question, occurred_after=datetime(2026, 1, 12, tzinfo=UTC))
+    assert len(later) == 6
+    assert "Dana: the chess club last night was fun, I won twice" not in texts(later)
