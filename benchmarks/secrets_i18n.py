@@ -172,7 +172,9 @@ written blind after that change, the same day, each by a writer who opened no fi
 fresh29 asked for an owner's hurried messages, about a third giving the value before its name, fresh30 for
 notes and lists an agent keeps (handover notes, trip checklists, relayed lines, transcribed voice notes);
 measured once on that model: fresh29 85 of 89 refused, 81 named, 0 of 88 look-alikes refused; fresh30 89
-of 90 refused, 81 named, 0 of 90. Leave their rows unread.
+of 90 refused, 81 named, 0 of 90. They then measured a change once that did not land (the tables' words
+as features of the model: docs/secrets.md): fresh29 85 -> 83 refused, 81 -> 80 named, fresh30 89 -> 87
+refused, 81 -> 82 named, look-alikes 0 -> 0 both. They are spent.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
