@@ -175,6 +175,12 @@ measured once on that model: fresh29 85 of 89 refused, 81 named, 0 of 88 look-al
 of 90 refused, 81 named, 0 of 90. They then measured a change once that did not land (the tables' words
 as features of the model: docs/secrets.md): fresh29 85 -> 83 refused, 81 -> 80 named, fresh30 89 -> 87
 refused, 81 -> 82 named, look-alikes 0 -> 0 both. They are spent.
+fresh31 and fresh32 (10 + 10 per language) were written blind after that, the same day, each by a writer
+who opened no file of the repository: fresh31 asked for an owner dictating to an assistant across a day,
+transcribed as speech-to-text gives it (fillers, self-corrections, values said first or as words),
+fresh32 for what someone else said, passed on (relayed lines, forwarded messages, a reply giving the value
+asked for, a shared list). None repeated a sentence of the labelled set, the training set or the English
+corpus. Leave their rows unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a

@@ -69,7 +69,7 @@ CHATS = REPO / "training" / "data"
 # learning from them has each time made the shipped model refuse a REALTALK message (docs/secrets.md).
 BLIND = frozenset(
     {"fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27", "fresh28"}
-    | {"fresh29", "fresh30"}
+    | {"fresh29", "fresh30", "fresh31", "fresh32"}
 )
 # The kinds people say in words; keys and tokens with a provider's shape are the rules' alone.
 STATED = frozenset(
