@@ -180,7 +180,9 @@ who opened no file of the repository: fresh31 asked for an owner dictating to an
 transcribed as speech-to-text gives it (fillers, self-corrections, values said first or as words),
 fresh32 for what someone else said, passed on (relayed lines, forwarded messages, a reply giving the value
 asked for, a shared list). None repeated a sentence of the labelled set, the training set or the English
-corpus. Leave their rows unread.
+corpus. Measured once on that model: fresh31 73 of 90 refused, 61 named, 0 of 90 look-alikes refused;
+fresh32 87 refused, 80 named, 0 of 90. Then once on a change that cannot move what is refused (a list of
+backup codes found whole): the same numbers. Leave their rows unread: they measure the next change.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a
