@@ -182,7 +182,9 @@ fresh32 for what someone else said, passed on (relayed lines, forwarded messages
 asked for, a shared list). None repeated a sentence of the labelled set, the training set or the English
 corpus. Measured once on that model: fresh31 73 of 90 refused, 61 named, 0 of 90 look-alikes refused;
 fresh32 87 refused, 80 named, 0 of 90. Then once on a change that cannot move what is refused (a list of
-backup codes found whole): the same numbers. Leave their rows unread: they measure the next change.
+backup codes found whole): the same numbers. Then once on a passphrase read in part found to the end of
+its clause, which cannot move what is refused either: named 61 -> 63 and 80 -> 84. Leave their rows
+unread.
 
 A secret counts as refused when any finding is made, and as named when a finding of the row's kind
 covers its value (what the refusal names, and what redacting replaces). A look-alike refused is a

@@ -1400,14 +1400,39 @@ def _whole_lists(text: str, found: list[tuple[int, int, str]]) -> list[tuple[int
     codes a rule or the model happened to read."""
     out: list[tuple[int, int, str]] = []
     for index, (start, end, kind) in enumerate(found):
+        high = found[index + 1][0] if index + 1 < len(found) else len(text)
         if kind in _LISTS:
             low = out[-1][1] if out else 0
-            high = found[index + 1][0] if index + 1 < len(found) else len(text)
             start, end = _listed(text, start, end, low, high)
             if out and out[-1][2] == kind and not text[out[-1][1] : start].strip(" \t,;/|·،؛、，；-–—"):
                 start = out.pop()[0]
+        if kind in _PHRASES:
+            end = _rest_of_phrase(text, start, end, high)
         out.append((start, end, kind))
     return out
+
+
+# The kinds whose value may be words, and the most words one is said in (a wallet's 24).
+_PHRASES = frozenset({"passphrase", "recovery_codes"})
+_MOST_WORDS = 24
+_PHRASE_STOPS = re.compile(r"[.;:!?()\[\]\"«»“”„\n。！？；]|\s[-–—]\s")
+
+
+def _rest_of_phrase(text: str, start: int, end: int, high: int) -> int:
+    """Where a phrase of words cut short ends: a rule that read its first word alone, or the model that
+    read the first `stated_secrets.PHRASE_WORDS` of a longer one, leaves the rest of its clause (of a list
+    between commas, past its commas) to be stored; a phrase not cut short ends where it was found."""
+    words = text[start:end].split()
+    if len(words) not in (1, stated_secrets.PHRASE_WORDS[1]) or any(c.isdigit() for c in text[start:end]):
+        return end
+    stop = _PHRASE_STOPS.search(text, end, high)
+    clause = text[end : stop.start() if stop else high]
+    if not re.search(r"[,،]", text[start:end]):  # not a list of words between commas: a comma ends it
+        clause = re.split(r"[,،]", clause, maxsplit=1)[0]
+    rest = list(re.finditer(r"[^\s,،]+", clause))[: _MOST_WORDS - len(words)]
+    if not rest or any(c.isdigit() for match in rest for c in match.group()):
+        return end
+    return end + rest[-1].end()
 
 
 def _listed(text: str, start: int, end: int, low: int, high: int) -> tuple[int, int]:

@@ -138,6 +138,26 @@ def test_a_list_of_codes_ends_where_its_form_or_its_kind_does(
     assert _found(text) == found
 
 
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("Passphrase fürs Backup: Laterne Pinguin Salz Brücke", "Laterne Pinguin Salz Brücke"),
+        (
+            "Passphrase fürs Backup: Laterne Pinguin Salz Brücke, frag nicht warum",
+            "Laterne Pinguin Salz Brücke",
+        ),
+        (
+            "La frase semilla de la cartera es: pato nube mesa cobre lluvia faro hilo mango trigo nieve sapo"
+            " viento. No la pierdas",
+            "pato nube mesa cobre lluvia faro hilo mango trigo nieve sapo viento",
+        ),
+    ],
+)
+def test_a_passphrase_read_in_part_is_found_to_the_end_of_its_clause(text: str, phrase: str) -> None:
+    # A rule read its first word, or the model its first ten: the rest was stored by the redact policy.
+    assert _found(text) == [("passphrase", phrase)]
+
+
 def test_card_number_needs_a_valid_luhn_sum() -> None:
     assert _found("card 4111 1111 1111 1111") == [("card_number", "4111 1111 1111 1111")]
     assert _found("card 4111 1111 1111 1112") == []
