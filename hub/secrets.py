@@ -27,7 +27,7 @@ from typing import Any
 
 import stopwordsiso
 
-from hub import seed_phrases, stated_secrets
+from hub import secret_extent, seed_phrases, stated_secrets
 from hub.secret_languages import LANGUAGES, Language
 
 __all__ = ["LABELS", "SecretError", "SecretFinding", "ensure_no_secrets", "find_secrets", "redact"]
@@ -1371,92 +1371,8 @@ def _find_secrets(text: str, *, decode: bool = True, prose: bool = False) -> lis
             kept.append((*claim[:3], kind_of()) if kind_of else claim)
     return [
         SecretFinding(kind, LABELS[kind], start, end)
-        for start, end, kind in _whole_lists(text, sorted((c[1], c[2], c[3]) for c in kept))
+        for start, end, kind in secret_extent.whole(text, sorted((c[1], c[2], c[3]) for c in kept))
     ]
-
-
-# Codes listed one after another: a piece (letters and digits, with a digit; a hyphen or a dot inside) and
-# what may stand between two pieces of one list (spaces, a comma, a slash, a dash between spaces).
-_PIECE = re.compile(r"[^\W_](?:[\w.-]*[^\W_])?")
-_BETWEEN_CODES = re.compile(r"[ \t]*(?:[,;/|·،؛、，；]|[-–—](?=[ \t]))?[ \t]*")
-# The kinds whose value is a list: a finding of one covers every code of its form listed beside it.
-_LISTS = frozenset({"recovery_codes"})
-
-
-def _form(piece: str) -> str | None:
-    """What a code of a list looks like, so that its neighbours can be told to be of the same list:
-    its digits as 9 where it is digits alone, each letter or digit as x where it mixes them (backup codes
-    are random), its hyphens and dots kept. None for a piece with no digit: a word, not a code."""
-    if not any(char.isdigit() for char in piece):
-        return None
-    if any(char.isalpha() for char in piece):
-        return re.sub(r"[^\W_]", "x", piece)
-    return re.sub(r"\d", "9", piece)
-
-
-def _whole_lists(text: str, found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """Each finding of a kind whose value is a list widened over the codes of the same form listed
-    before and after it, and findings so joined made one: redacting a list replaces all of it, not the
-    codes a rule or the model happened to read."""
-    out: list[tuple[int, int, str]] = []
-    for index, (start, end, kind) in enumerate(found):
-        high = found[index + 1][0] if index + 1 < len(found) else len(text)
-        if kind in _LISTS:
-            low = out[-1][1] if out else 0
-            start, end = _listed(text, start, end, low, high)
-            if out and out[-1][2] == kind and not text[out[-1][1] : start].strip(" \t,;/|·،؛、，；-–—"):
-                start = out.pop()[0]
-        if kind in _PHRASES:
-            end = _rest_of_phrase(text, start, end, high)
-        out.append((start, end, kind))
-    return out
-
-
-# The kinds whose value may be words, and the most words one is said in (a wallet's 24).
-_PHRASES = frozenset({"passphrase", "recovery_codes"})
-_MOST_WORDS = 24
-_PHRASE_STOPS = re.compile(r"[.;:!?()\[\]\"«»“”„\n。！？；]|\s[-–—]\s")
-
-
-def _rest_of_phrase(text: str, start: int, end: int, high: int) -> int:
-    """Where a phrase of words cut short ends: a rule that read its first word alone, or the model that
-    read the first `stated_secrets.PHRASE_WORDS` of a longer one, leaves the rest of its clause (of a list
-    between commas, past its commas) to be stored; a phrase not cut short ends where it was found."""
-    words = text[start:end].split()
-    if len(words) not in (1, stated_secrets.PHRASE_WORDS[1]) or any(c.isdigit() for c in text[start:end]):
-        return end
-    stop = _PHRASE_STOPS.search(text, end, high)
-    clause = text[end : stop.start() if stop else high]
-    if not re.search(r"[,،]", text[start:end]):  # not a list of words between commas: a comma ends it
-        clause = re.split(r"[,،]", clause, maxsplit=1)[0]
-    rest = list(re.finditer(r"[^\s,،]+", clause))[: _MOST_WORDS - len(words)]
-    if not rest or any(c.isdigit() for match in rest for c in match.group()):
-        return end
-    return end + rest[-1].end()
-
-
-def _listed(text: str, start: int, end: int, low: int, high: int) -> tuple[int, int]:
-    """The span widened over pieces of the same form as its last (after it) and its first (before it),
-    between `low` and `high`."""
-    pieces = [(m.start(), m.end()) for m in _PIECE.finditer(text, low, high)]
-    inside = [(a, b) for a, b in pieces if start <= a and b <= end]
-    if not inside:
-        return start, end
-    first, last = pieces.index(inside[0]), pieces.index(inside[-1])
-    for step, at in ((1, last), (-1, first)):
-        form = _form(text[pieces[at][0] : pieces[at][1]])
-        while form is not None and 0 <= at + step < len(pieces):
-            beside = pieces[at + step]
-            gap_start, gap_end = (pieces[at][1], beside[0]) if step == 1 else (beside[1], pieces[at][0])
-            gap = _BETWEEN_CODES.fullmatch(text, gap_start, gap_end)
-            if gap is None or gap_end == gap_start or _form(text[beside[0] : beside[1]]) != form:
-                break
-            at += step
-        if step == 1:
-            end = max(end, pieces[at][1])
-        else:
-            start = min(start, pieces[at][0])
-    return start, end
 
 
 def redact(text: str, findings: Iterable[SecretFinding] | None = None, *, said: bool = False) -> str:
