@@ -1,23 +1,28 @@
-"""The days a search names: "on 5 January 2024", "Dec 29", "el 5 de enero", "5. Januar", "5 בינואר".
+"""The days a search names: "on 5 January 2024", "Dec 29", "el 5 de enero", "5. Januar", "5 בינואר";
+and the days it names by their distance from today: "yesterday", "la semana pasada", "в прошлом месяце".
 
-Month names are CLDR's for each covered language (through Babel: wide and abbreviated, as a date writes
-them and as they stand alone), so a language is added by naming its locale in `LANGUAGES`. A day is read
-where a day number stands next to a month name, or in ISO form (2024-01-05); a number of its own, a
-month alone or a weekday names no day. A day said without its year is the last one not after `now`.
+Month names and the words for days, weeks and months relative to today are CLDR's for each covered
+language (through Babel: month names wide and abbreviated, as a date writes them and as they stand alone),
+so a language is added by naming its locale in `LANGUAGES`. A day is read where a day number stands next
+to a month name, or in ISO form (2024-01-05); a number of its own, a month alone or a weekday names no
+day. A day said without its year is the last one not after `now`.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+import unicodedata
+from datetime import date, datetime, timedelta
 from functools import cache
 
+from babel import localedata
 from babel.dates import get_month_names
 
 from hub.writing_systems import HEBREW_PREFIXES
 
 LANGUAGES = ("en", "es", "fr", "de", "pt", "it", "ru", "ar", "he")
 MAX_DAYS = 3  # a question about a few days at most; a list of dates is not one
+Period = tuple[date, date]  # its first day and its last
 
 
 @cache
@@ -85,3 +90,66 @@ def _day(year: int, month: int, day: int, today: date) -> date | None:
         return named if named <= today else date(today.year - 1, month, day)
     except ValueError:
         return None
+
+
+def named_periods(text: str, now: datetime) -> list[Period]:
+    """The days `text` names (each a period of one day) and the periods it names relative to `now`'s day
+    ("yesterday": that day; "last week": Monday to Sunday; "this month": its first day to its last), in
+    that order, each once, at most `MAX_DAYS`."""
+    today = now.date()
+    found: list[Period] = [(day, day) for day in named_days(text, now)]
+    for match in _relative_pattern().finditer(_folded(text)):
+        period = _relative(relative_names()[match.group(1)], today)
+        if period not in found:
+            found.append(period)
+    return found[:MAX_DAYS]
+
+
+def _folded(text: str) -> str:
+    """Casefolded, without combining marks (niqqud, Arabic's vowel signs), apostrophes of one kind: as
+    people type the words, whichever way CLDR spells them."""
+    decomposed = unicodedata.normalize("NFD", text.casefold().replace("’", "'"))
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if unicodedata.category(c) != "Mn"))
+
+
+@cache
+def relative_names() -> dict[str, tuple[str, int]]:
+    """Every covered language's words for a day, a week or a month relative to today, folded: the unit
+    and how many of it from today ("ayer": day, -1). Where a week's or a month's words open with a short
+    word ("la semana pasada", "на прошлой неделе"), they count without it too; a day's short first word
+    says which day ("أول أمس", the day before yesterday)."""
+    names: dict[str, tuple[str, int]] = {}
+    for locale in LANGUAGES:
+        fields = localedata.load(locale)["date_fields"]
+        for unit in ("day", "week", "month"):
+            for offset, words in fields[unit]["relative"].items():
+                folded = _folded(words)
+                names.setdefault(folded, (unit, int(offset)))
+                first, _, rest = folded.partition(" ")
+                if unit != "day" and rest and len(first) <= 3:
+                    names.setdefault(rest, (unit, int(offset)))
+    return names
+
+
+@cache
+def _relative_pattern() -> re.Pattern[str]:
+    prefix = f"[{''.join(sorted(HEBREW_PREFIXES))}]?-?"
+    words = "|".join(
+        re.escape(name).replace("\\ ", r"\s+") for name in sorted(relative_names(), key=len, reverse=True)
+    )
+    return re.compile(rf"(?<!\w){prefix}({words})(?!\w)")
+
+
+def _relative(named: tuple[str, int], today: date) -> Period:
+    """The period of `relative_names`' (unit, offset) from today."""
+    unit, offset = named
+    if unit == "day":
+        day = today + timedelta(days=offset)
+        return day, day
+    if unit == "week":
+        monday = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)
+        return monday, monday + timedelta(days=6)
+    month = today.year * 12 + today.month - 1 + offset
+    first = date(month // 12, month % 12 + 1, 1)
+    after = date((month + 1) // 12, (month + 1) % 12 + 1, 1)
+    return first, after - timedelta(days=1)

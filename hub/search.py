@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import TypeVar
 
 import numpy as np
 
 from hub.embedding import Encoder
 from hub.models import Confidence, Kind, Scope, State, Tier, utcnow
-from hub.query_dates import named_days
+from hub.query_dates import Period, named_periods
 from hub.ranking import (
     VERSION_LOOKUP,
     by_exchange_and_length,
@@ -123,18 +123,18 @@ class Retriever:
             recency=recency,
             with_vectors=True,
         )
-        days = named_days(query, flt.now.astimezone(self.timezone)) if mode is SearchMode.hybrid else []
-        hits, more = self._ranked(candidates, diversity, days)
+        periods = named_periods(query, flt.now.astimezone(self.timezone)) if mode is SearchMode.hybrid else []
+        hits, more = self._ranked(candidates, diversity, periods)
         if limit > len(hits) and more:
             # More asked for than the re-ranked candidates: the rest is what a larger pool ranks below
             # them, so the first hits stay the same whatever the limit.
             placed = {hit.memory.id for hit in hits}
-            larger, _ = self._ranked(replace(candidates, limit=limit + pool), diversity, days)
+            larger, _ = self._ranked(replace(candidates, limit=limit + pool), diversity, periods)
             hits += [hit for hit in larger if hit.memory.id not in placed]
         return hits[:limit]
 
     def _ranked(
-        self, candidates: SearchQuery, diversity: float | None, days: Sequence[date] = ()
+        self, candidates: SearchQuery, diversity: float | None, periods: Sequence[Period] = ()
     ) -> tuple[list[Hit], bool]:
         """The store's best `candidates.limit` hits, re-ranked; and whether the store had more."""
         flt, dense, pool = candidates.filter, candidates.dense, candidates.limit
@@ -143,7 +143,7 @@ class Retriever:
         follow = flt.states is None or State.superseded not in flt.states
         searched = frozenset(State) if flt.states is None else flt.states | {State.superseded}
         hits = self._best(
-            replace(candidates, filter=replace(flt, states=searched)) if follow else candidates, days
+            replace(candidates, filter=replace(flt, states=searched)) if follow else candidates, periods
         )
         more = len(hits) == pool
         if candidates.mode is SearchMode.hybrid:
@@ -155,26 +155,26 @@ class Retriever:
                 # The versions of a fact updated many times filled the candidates and gave their places
                 # to one successor: the rest of the candidates is what ranks below them.
                 placed = {hit.memory.id for hit in hits}
-                hits += [hit for hit in self._best(candidates, days) if hit.memory.id not in placed]
+                hits += [hit for hit in self._best(candidates, periods) if hit.memory.id not in placed]
         hits = self._contested_below_newer(hits, flt, dense)
         hits = newest_versions_first(hits)
         if diversity is not None:
             hits = maximal_marginal_relevance(hits, diversity=diversity, limit=pool)
         return hits, more
 
-    def _best(self, query: SearchQuery, days: Sequence[date] = ()) -> list[Hit]:
+    def _best(self, query: SearchQuery, periods: Sequence[Period] = ()) -> list[Hit]:
         """The store's best `query.limit` hits, ties in the same order every time.
 
         Hybrid scores are rank fusions and tie often (a message first for BM25 and another first for
         the model); the store returns tied hits in any order, and may cut a tie at its limit. So more
         are asked for, and ties go to the hit closer to the query in meaning, then by id. For each day
-        the query names, the same query within that day (`DAY_WINDOW`) is fused in: a memory of that day
-        adds the score it has there to the one it has among all.
+        or period the query names, the same query within it (and `DAY_WINDOW`) is fused in: a memory
+        found there adds the score it has there to the one it has among all.
         """
         asked = replace(query, limit=query.limit * TIE_MARGIN)
         found = self.store.search(asked)
-        for day in days:
-            dated = _within(asked.filter, day, self.timezone)
+        for period in periods:
+            dated = _within(asked.filter, period, self.timezone)
             if dated is not None:
                 found = _fused(found, self.store.search(replace(asked, filter=dated)))
         cosine = _cosines(query.dense, found)
@@ -273,12 +273,14 @@ def _cosines(query: Sequence[float], hits: Sequence[Hit]) -> np.ndarray:
     return vectors.reshape(-1, width) @ np.asarray(query, dtype=np.float32)
 
 
-def _within(flt: MemoryFilter, day: date, zone: tzinfo) -> MemoryFilter | None:
-    """`flt` narrowed to what happened on `day` or within `DAY_WINDOW` of its start; None if it lets
-    nothing of those days through."""
-    start = datetime.combine(day, time(), tzinfo=zone)
+def _within(flt: MemoryFilter, period: Period, zone: tzinfo) -> MemoryFilter | None:
+    """`flt` narrowed to what happened from the period's first day to `DAY_WINDOW` after its last day's
+    start; None if it lets nothing of those days through."""
+    first, last = period
+    start = datetime.combine(first, time(), tzinfo=zone)
+    end = datetime.combine(last, time(), tzinfo=zone) + DAY_WINDOW
     after = max(start, flt.occurred_after) if flt.occurred_after else start
-    before = min(start + DAY_WINDOW, flt.occurred_before) if flt.occurred_before else start + DAY_WINDOW
+    before = min(end, flt.occurred_before) if flt.occurred_before else end
     return replace(flt, occurred_after=after, occurred_before=before) if after < before else None
 
 

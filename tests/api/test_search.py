@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from starlette.testclient import TestClient
@@ -366,3 +366,24 @@ def test_a_day_the_question_names_finds_what_happened_that_day(make_agent: Calla
     later = wa.search(question, occurred_after=datetime(2026, 1, 12, tzinfo=UTC))
     assert len(later) == 6
     assert "Dana: the chess club last night was fun, I won twice" not in texts(later)
+
+
+def test_a_day_named_relative_to_today_finds_what_happened_then(make_agent: Callable[..., Memhub]) -> None:
+    wa = make_agent("wa-assistant", "whatsapp")
+    now = datetime.now(UTC)
+    games = ["tennis", "padel", "squash", "badminton", "table tennis", "volleyball", "basketball", "golf"]
+    chat = {"chat": "dana-dm", "nature": "message"}
+    events = [
+        wa.publish(
+            f"Dana: we played {game} in the park",
+            occurred_at=(now - timedelta(days=days)).isoformat(),
+            **chat,
+        )
+        for days, game in zip(range(3, 11), games, strict=True)
+    ]
+    yesterday = "Dana: the chess club was fun, I won twice"
+    stored(wa, *events, wa.publish(yesterday, occurred_at=(now - timedelta(days=1)).isoformat(), **chat))
+
+    assert texts(wa.search("What did Dana play?", limit=9))[-1] == yesterday
+    for question in ("What did Dana play yesterday?", "¿A qué jugó Dana ayer?", "מה דנה שיחקה אתמול?"):
+        assert texts(wa.search(question, limit=3))[0] == yesterday, question

@@ -1,4 +1,5 @@
-"""The days a search names, in the covered languages' words for the months."""
+"""The days a search names, in the covered languages' words for the months and for days, weeks and
+months relative to today."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ from datetime import date, datetime
 
 import pytest
 
-from hub.query_dates import MAX_DAYS, named_days
+from hub.query_dates import MAX_DAYS, named_days, named_periods
 
-NOW = datetime(2026, 12, 7, 12, 0)
+NOW = datetime(2026, 12, 7, 12, 0)  # a Monday
+YESTERDAY = (date(2026, 12, 6), date(2026, 12, 6))
+LAST_WEEK = (date(2026, 11, 30), date(2026, 12, 6))
 
 
 @pytest.mark.parametrize(
@@ -53,8 +56,36 @@ def test_a_day_without_its_year_is_the_last_one_so_far() -> None:
 )
 def test_no_day_where_none_is_named(text: str) -> None:
     assert named_days(text, NOW) == []
+    assert named_periods(text, NOW) == []
 
 
 def test_a_few_days_at_most_each_once() -> None:
     text = "1 March 2024, 2 March 2024, 1 March 2024, 3 March 2024, 4 March 2024"
     assert named_days(text, NOW) == [date(2024, 3, d) for d in (1, 2, 3)][:MAX_DAYS]
+
+
+@pytest.mark.parametrize(
+    ("text", "period"),
+    [
+        ("What did I tell you yesterday?", YESTERDAY),
+        ("¿Qué comí ayer?", YESTERDAY),
+        ("Qu'est-ce que j'ai payé la semaine dernière ?", LAST_WEEK),
+        ("Was habe ich letzte Woche gekauft?", LAST_WEEK),
+        ("O que eu fiz na semana passada?", LAST_WEEK),
+        ("Cosa ho fatto l'altro ieri?", (date(2026, 12, 5), date(2026, 12, 5))),
+        ("Что я делал в прошлом месяце?", (date(2026, 11, 1), date(2026, 11, 30))),
+        ("ماذا فعلت أمس؟", YESTERDAY),
+        ("מה עשיתי אֶתְמוֹל?", YESTERDAY),  # with niqqud, which CLDR's word has not
+        ("What's on this week?", (date(2026, 12, 7), date(2026, 12, 13))),
+    ],
+)
+def test_a_period_relative_to_today_is_read_in_each_covered_language(
+    text: str, period: tuple[date, date]
+) -> None:
+    assert named_periods(text, NOW) == [period]
+
+
+def test_named_days_come_first_and_each_period_once() -> None:
+    text = "What happened yesterday, on 5 January and again yesterday?"
+    assert named_periods(text, NOW) == [(date(2026, 1, 5), date(2026, 1, 5)), YESTERDAY]
+    assert named_periods("last month", datetime(2026, 1, 15)) == [(date(2025, 12, 1), date(2025, 12, 31))]

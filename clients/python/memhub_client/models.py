@@ -665,7 +665,7 @@ class SearchHit(BaseModel):
 
 class SearchRequest(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    query: Annotated[str, Field(max_length=2000, min_length=1)] = Field(description="What to find, in words. A day it names ('on 5 January 2024', 'el 5 de enero') ranks what happened that day and the next higher in hybrid mode; it filters nothing.")
+    query: Annotated[str, Field(max_length=2000, min_length=1)] = Field(description="What to find, in words. A day it names ('on 5 January 2024', 'el 5 de enero') or a day, week or month it names from today ('yesterday', 'la semana pasada') ranks what happened then and the day after higher in hybrid mode; it filters nothing.")
     agent: Annotated[str, Field(max_length=200, min_length=1)] = Field(description='The agent asking.')
     channel: Annotated[str, Field(max_length=200, min_length=1)] | None = Field(default=None, description='The channel the question comes from.')
     project: Annotated[str, Field(max_length=200, min_length=1)] | None = Field(default=None, description="See this project's memories (scope `project`) too; global and temporary ones that name a project are found without it.")

@@ -1936,7 +1936,7 @@ export interface components {
         SearchRequest: {
             /**
              * Query
-             * @description What to find, in words. A day it names ('on 5 January 2024', 'el 5 de enero') ranks what happened that day and the next higher in hybrid mode; it filters nothing.
+             * @description What to find, in words. A day it names ('on 5 January 2024', 'el 5 de enero') or a day, week or month it names from today ('yesterday', 'la semana pasada') ranks what happened then and the day after higher in hybrid mode; it filters nothing.
              */
             query: string;
             /**
