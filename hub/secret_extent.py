@@ -20,11 +20,14 @@ MOST_WORDS = 24
 # A code of a list (letters and digits; a hyphen or a dot inside) and what may stand between two codes
 # of one list: spaces, a comma, a slash, any script's semicolon, a dash between spaces.
 _PIECE = re.compile(r"[^\W_](?:[\w.-]*[^\W_])?")
-_SEPARATORS = " \t,;/|·،؛、，；-–—"
-_BETWEEN_CODES = re.compile(r"[ \t]*(?:[,;/|·،؛、，；]|[-–—](?=[ \t]))?[ \t]*")
-# Where a clause ends, for a phrase: a comma aside, which ends it unless the phrase is a list.
-_PHRASE_STOPS = re.compile(r"[.;:!?()\[\]\"«»“”„\n。！？；]|\s[-–—]\s")
-_COMMA = re.compile(r"[,،]")
+_LIST_MARKS, _DASHES = ",;/|·،؛、，；", "-–—"
+_BETWEEN_CODES = re.compile(rf"[ \t]*(?:[{_LIST_MARKS}]|[{_DASHES}](?=[ \t]))?[ \t]*")
+_SEPARATORS = " \t" + _LIST_MARKS + _DASHES
+# Where a phrase's clause ends: where the model's phrase reader ends one, or at a colon (what follows it
+# is given as something else); a comma ends it unless the phrase is a list between commas.
+_PHRASE_STOPS = re.compile(rf"[{re.escape(stated_secrets.CLAUSE_MARKS)}:]|\s[-–—]\s")
+_COMMA = re.compile(f"[{stated_secrets.COMMAS}]")
+_WORD = re.compile(rf"[^\s{stated_secrets.COMMAS}]+")
 
 
 def whole(text: str, found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
@@ -91,7 +94,7 @@ def _rest_of_phrase(text: str, start: int, end: int, high: int) -> int:
     clause = text[end : stop.start() if stop else high]
     if not _COMMA.search(text, start, end):
         clause = _COMMA.split(clause, maxsplit=1)[0]
-    rest = list(re.finditer(r"[^\s,،]+", clause))[: MOST_WORDS - len(words)]
+    rest = list(_WORD.finditer(clause))[: MOST_WORDS - len(words)]
     if not rest or any(c.isdigit() for match in rest for c in match.group()):
         return end
     return end + rest[-1].end()

@@ -144,7 +144,11 @@ _GIVEN = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _WORD = re.compile(r"\S+")
-_CLAUSE_END = re.compile(r"[.;!?,()\[\]\n\"«»“”„،؛؟。、！？；，]|\s[-–—]\s|$")
+# What ends a clause: the sentence punctuation, brackets and quotes of any script, a line, a spaced dash;
+# and a comma of any script, which ends one too unless it lists words (`_LISTED`).
+CLAUSE_MARKS = '.;!?()[]\n"«»“”„؛؟。！？；'
+COMMAS = ",،、，"
+_CLAUSE_END = re.compile(rf"[{re.escape(CLAUSE_MARKS + COMMAS)}]|\s[-–—]\s|$")
 # Words listed one by one between commas ("pomme, tiroir, nuage, violon"): one phrase, not its first word.
 _LISTED = re.compile(r"[^\W\d_][\w'-]*(?:[,،]\s*[^\W\d_][\w'-]*){2,}")
 # Words inside a pair of quotes of any kind, the opening one after a space, a colon or nothing.
