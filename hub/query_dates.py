@@ -23,6 +23,8 @@ from hub.writing_systems import HEBREW_PREFIXES
 LANGUAGES = ("en", "es", "fr", "de", "pt", "it", "ru", "ar", "he")
 MAX_DAYS = 3  # a question about a few days at most; a list of dates is not one
 Period = tuple[date, date]  # its first day and its last
+# Hebrew writes "on", "in" and "since" onto the word that follows, with or without a hyphen: "ב-5 בינואר".
+_PREFIX = f"[{''.join(sorted(HEBREW_PREFIXES))}]?-?"
 
 
 @cache
@@ -47,7 +49,6 @@ def _alternation(names: list[str]) -> str:
 def _pattern() -> re.Pattern[str]:
     whole = _alternation([name for name, (_, wide) in month_names().items() if wide])
     month = _alternation(list(month_names()))
-    prefix = f"[{''.join(sorted(HEBREW_PREFIXES))}]?-?"
     # A day's number may carry its ordinal ("5th", "1er", "5º", "5-го") or German's dot, and one short
     # word may join it to a whole month's name and the month to the year ("5th of January", "5 de
     # enero de 2024").
@@ -55,8 +56,8 @@ def _pattern() -> re.Pattern[str]:
     joint = r"(?:[^\W\d]{1,3}\s+)"
     year = rf"(?:,?\s+{joint}?(?P<year>\d{{4}}))?"
     return re.compile(
-        rf"{day}\s+(?:{joint}{prefix}(?P<joined>{whole})|{prefix}(?P<month>{month}))[.׳']?{year}(?!\w)"
-        rf"|(?<!\w){prefix}(?P<first>{month})[.׳']?\s+(?P<then>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"
+        rf"{day}\s+(?:{joint}{_PREFIX}(?P<joined>{whole})|{_PREFIX}(?P<month>{month}))[.׳']?{year}(?!\w)"
+        rf"|(?<!\w){_PREFIX}(?P<first>{month})[.׳']?\s+(?P<then>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"
         rf"(?:,?\s+(?P<after>\d{{4}}))?(?!\w)"
         r"|(?<![\d-])(?P<iso>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?![\d-])",
         re.IGNORECASE,
@@ -133,11 +134,10 @@ def relative_names() -> dict[str, tuple[str, int]]:
 
 @cache
 def _relative_pattern() -> re.Pattern[str]:
-    prefix = f"[{''.join(sorted(HEBREW_PREFIXES))}]?-?"
     words = "|".join(
         re.escape(name).replace("\\ ", r"\s+") for name in sorted(relative_names(), key=len, reverse=True)
     )
-    return re.compile(rf"(?<!\w){prefix}({words})(?!\w)")
+    return re.compile(rf"(?<!\w){_PREFIX}({words})(?!\w)")
 
 
 def _relative(named: tuple[str, int], today: date) -> Period:

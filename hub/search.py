@@ -34,8 +34,8 @@ TIE_MARGIN = 2
 SCORE_DIGITS = 6
 # Hops followed from a superseded hit to the memory that finally superseded it.
 MAX_SUCCESSION = 8
-# A day the query names ("on 5 January") is searched on its own too, with the day after it: what
-# happened is often told the next day ("the game yesterday").
+# A day or period the query names ("on 5 January", "last week") is searched on its own too, with the
+# day after its last: what happened is often told the next day ("the game yesterday").
 DAY_WINDOW = timedelta(days=2)
 
 T = TypeVar("T")
