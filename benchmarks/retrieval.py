@@ -82,7 +82,9 @@ Why the ranking's constants are what they are (moved here from the code's commen
   ("yesterday", "la semana pasada"; 2026-12-07): none of REALTALK's 705 questions names one (its ranking
   is the same, code path and all), one of this set's 482 does ("the last week of May", read as last
   week); old and new back to back: hybrid 0.913/0.952/0.740 both (held out 0.931/0.975/0.758 both),
-  hybrid+recency 0.908/0.944/0.732 -> 0.910/0.946/0.733, newest first 32/32 both.
+  hybrid+recency 0.908/0.944/0.732 -> 0.910/0.946/0.733, newest first 32/32 both. Two more runs of the new
+  code gave hybrid R@5 0.911 and 0.913 and hybrid+recency R@10 0.946 and 0.947: these moves are the
+  run-to-run spread, not the change.
 - `hub.sparse.CONTEXT_WEIGHT` 0.3: on the dev questions (one message of context), hybrid MRR 0.703
   at 0.3 and at 0.5, against 0.687 with the context indexed as part of the text, at the same
   recall@10 (0.94); on the chat messages alone, MRR 0.58 at 0.3, 0.57 at 0.5, 0.52 before.
