@@ -85,6 +85,25 @@ Why the ranking's constants are what they are (moved here from the code's commen
   hybrid+recency 0.908/0.944/0.732 -> 0.910/0.946/0.733, newest first 32/32 both. Two more runs of the new
   code gave hybrid R@5 0.911 and 0.913 and hybrid+recency R@10 0.946 and 0.947: these moves are the
   run-to-run spread, not the change.
+- `hub.store.base.RRF_WEIGHTS_WITH_SENTENCES` (1, 0.5, 1), 2026-12-07: each sentence of a memory is also
+  embedded alone (`hub.sentences`) in a multivector scored by its closest row, a third list in the fusion.
+  On REALTALK's dev conversations, the model's ranking alone (every message, in process) r@10 35.4 (the
+  message alone) and 34.2 (with its context, as stored) against 42.7 by the closest sentence. Fused, in
+  process over the real store and Retriever, dev r@5/10/25/50 MRR 42.2/49.9/60.4/67.3/43.0 -> (0.5, 0.5, 1)
+  44.9/52.2/61.1/67.6/43.9, (0.75, 0.5, 1) 44.1/51.5/60.7/67.9/43.6, (1, 0.5, 1) 43.2/52.3/60.7/68.4/43.0,
+  (0.5, 0.25, 1) 44.3/52.0/60.8/67.8/44.9; sentences in place of the dense list 46.2/51.4/60.4/67.2/44.3;
+  a message of one sentence given no row of its own (the stored vector, context and all) 42.5/50.1/60.5/
+  67.9/40.8. This set, same session, old code and new: hybrid 0.913/0.952/0.739 (held out 0.931/0.975/
+  0.758), turns R@10 0.879 MRR 0.665, newest first 32/32 -> at (0.5, 0.5, 1) 0.902/0.951/0.743, 31/32
+  (q030: "Netanel cancelled the Holmes Place membership" fell from 17th to 24th of the fused candidates,
+  out of the 20 re-ranked, under chat messages whose one sentence says "gym"); at (1, 0.5, 1) 0.911/
+  0.949/0.738 (held out 0.924/0.968/0.760), turns R@10 0.868 MRR 0.656, newest first 32/32. REALTALK
+  through the API: 48.0/56.0/65.1/73.4 MRR 47.3 -> (0.5, 0.5, 1) 50.4/57.9/66.7/74.7 MRR 49.7, (1, 0.5, 1)
+  49.4/57.4/66.2/75.4 MRR 48.6 (dev r@10 49.9 -> 52.1, test 61.8 -> 62.3). What it costs: storing and
+  reviewing REALTALK's 8,944 messages 136 -> 197 s (a message with context is embedded twice), its store
+  on disk 55 -> 102 MB; REALTALK's search p50 over HTTP 29 ms before, 50 and 26 ms in two runs after
+  (here p50 14.0 -> 13.7 ms); the Retriever in process on both filled stores, queries encoded first
+  (235 questions, limit 50), p50 12.0 and 13.9 ms without sentences (two runs), 13.0 ms with them.
 - `hub.sparse.CONTEXT_WEIGHT` 0.3: on the dev questions (one message of context), hybrid MRR 0.703
   at 0.3 and at 0.5, against 0.687 with the context indexed as part of the text, at the same
   recall@10 (0.94); on the chat messages alone, MRR 0.58 at 0.3, 0.57 at 0.5, 0.52 before.

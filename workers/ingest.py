@@ -43,8 +43,8 @@ from hub.screening import redact_raw, screen
 from hub.secrets import SecretError, find_secrets, redact
 from hub.services import Services
 from hub.status import EventState, dead_letter, mark_stored, refuse
-from hub.store.base import MemoryPoint
 from hub.store.indexing import request_indexing
+from hub.vectors import memory_points
 from workers.context import JobContext
 
 Entry = tuple[bytes, dict[bytes, bytes] | None]
@@ -379,16 +379,13 @@ def already_written(services: Services, entries: Sequence[Entry], deliveries: di
 
 
 def write_memories(services: Services, memories: Sequence[Memory]) -> None:
-    """Embed `memories` (dense and BM25) and upsert them into the store, in one model call."""
+    """Embed `memories` (dense, sentences and BM25) and upsert them into the store, in one model call."""
     if not memories:
         return
-    texts = [m.indexed_text for m in memories]
     with services.metrics.embed_seconds.time():
-        dense = services.embedder.encode(texts, batch_size=services.settings.encode_batch_size)
-    points = [
-        MemoryPoint(memory=m, dense=vector.tolist(), sparse=services.sparse.document(m.text, m.context))
-        for m, vector in zip(memories, dense, strict=True)
-    ]
+        points = memory_points(
+            memories, services.embedder, services.sparse, batch_size=services.settings.encode_batch_size
+        )
     services.store.upsert(points)
 
 

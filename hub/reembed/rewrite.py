@@ -28,7 +28,8 @@ from hub.reembed import intake
 from hub.settings import Settings
 from hub.sparse import SparseEncoder
 from hub.store import current
-from hub.store.base import MemoryPoint, MemoryStore, from_payload
+from hub.store.base import MemoryStore, from_payload
+from hub.vectors import memory_points
 
 log = logging.getLogger(__name__)
 
@@ -139,13 +140,7 @@ def _write(
     # The same vectors the ingest job writes (`workers.ingest.write_memories`), from the memory as it is now.
     if not memories:
         return
-    dense = embedder.encode([m.indexed_text for m in memories])
-    target.upsert(
-        [
-            MemoryPoint(memory=m, dense=vector.tolist(), sparse=sparse.document(m.text, m.context))
-            for m, vector in zip(memories, dense, strict=True)
-        ]
-    )
+    target.upsert(memory_points(memories, embedder, sparse))
 
 
 def _drop_gone(source: MemoryStore, target: MemoryStore, *, done: Progress, page_size: int) -> None:

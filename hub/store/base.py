@@ -14,6 +14,9 @@ from hub.models import Confidence, Kind, Memory, Scope, State, Tier
 
 DENSE = "dense"
 SPARSE = "bm25"
+# Each sentence of the memory's text embedded alone (`hub.sentences`), scored by its closest sentence:
+# a third list in hybrid search. A store made before it has none, and searches without it.
+SENTENCES = "sentences"
 
 # Payload fields that searches filter on; every backend builds a payload index for each.
 KEYWORD_FIELDS = (
@@ -66,6 +69,12 @@ class MemoryPoint:
     memory: Memory
     dense: list[float]
     sparse: SparseVec
+    # The vectors of the text's sentences (`SENTENCES`); None: the dense vector is the only one.
+    sentences: list[list[float]] | None = None
+
+    @property
+    def sentence_rows(self) -> list[list[float]]:
+        return self.sentences or [self.dense]
 
 
 @dataclass(frozen=True)
@@ -123,7 +132,10 @@ class SearchQuery:
 # equal weights, since on real chat BM25 finds what MiniLM misses as often as the reverse; k=2 is
 # Qdrant's default (the numbers: benchmarks/retrieval.py).
 RRF_K = 2
-RRF_WEIGHTS = (1.0, 1.0)  # dense, BM25
+RRF_WEIGHTS: tuple[float, ...] = (1.0, 1.0)  # dense, BM25
+# The closest sentence's list counts half the others: it adds to them, and at full weight it put chat
+# messages matched word for word above versions of a fact and replies read with their context.
+RRF_WEIGHTS_WITH_SENTENCES: tuple[float, ...] = (1.0, 0.5, 1.0)  # dense, sentences, BM25
 # With `recency`, a memory from now scores RECENCY_WEIGHT x |its score| more than a very old one would.
 RECENCY_WEIGHT = 1.0
 

@@ -26,6 +26,8 @@ from hub.store.base import (
     RECENCY_WEIGHT,
     RRF_K,
     RRF_WEIGHTS,
+    RRF_WEIGHTS_WITH_SENTENCES,
+    SENTENCES,
     SPARSE,
     Hit,
     MemoryFilter,
@@ -64,9 +66,16 @@ SEARCH_THREADS = 1
 # (`EdgeOptimizersConfig(max_segment_size=...)`) shortens each indexing stop but adds segments, each
 # searched on its own, and search latency is what agents wait for (the numbers:
 # benchmarks/ingest_search.py).
-def shard_config(dimensions: int = DIMENSIONS) -> qe.EdgeConfig:
+def shard_config(dimensions: int = DIMENSIONS, *, sentences: bool = True) -> qe.EdgeConfig:
+    vectors = {DENSE: qe.EdgeVectorParams(size=dimensions, distance=qe.Distance.Cosine)}
+    if sentences:
+        vectors[SENTENCES] = qe.EdgeVectorParams(
+            size=dimensions,
+            distance=qe.Distance.Cosine,
+            multivector_config=qe.MultiVectorConfig(qe.MultiVectorComparator.MaxSim),
+        )
     return qe.EdgeConfig(
-        vectors={DENSE: qe.EdgeVectorParams(size=dimensions, distance=qe.Distance.Cosine)},
+        vectors=vectors,
         sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
         max_search_threads=SEARCH_THREADS,
     )
@@ -88,12 +97,20 @@ def stored_dimensions(path: Path) -> int | None:
     return int(json.loads(config.read_text())["vectors"][DENSE]["size"])
 
 
+def stored_config(path: Path, dimensions: int = DIMENSIONS) -> qe.EdgeConfig:
+    """The config for the shard at `path` with dense vectors of `dimensions`: with sentences unless the
+    shard was made before they were stored. Loading with it checks the stored vectors are what this
+    code writes."""
+    config = path / "edge_config.json"
+    sentences = not config.exists() or SENTENCES in json.loads(config.read_text())["vectors"]
+    return shard_config(dimensions, sentences=sentences)
+
+
 def _open_shard(path: Path, dimensions: int) -> qe.EdgeShard:
     path.mkdir(parents=True, exist_ok=True)
     try:
         if (path / "edge_config.json").exists():
-            # Passing the config checks the stored vectors match what this code writes.
-            return qe.EdgeShard.load(str(path), shard_config(dimensions))
+            return qe.EdgeShard.load(str(path), stored_config(path, dimensions))
         return qe.EdgeShard.create(str(path), shard_config(dimensions))
     except Exception as exc:  # the binding raises a bare Exception; only its text says what happened
         if "WouldBlock" not in str(exc):
@@ -128,6 +145,8 @@ class EdgeStore:
         # A shard keeps the size it was created with; `dimensions` is the size of a new one.
         self.dimensions = stored_dimensions(path) or dimensions
         self._shard = _open_shard(path, self.dimensions)
+        # `memhub reembed` writes a store without them anew, with them.
+        self.has_sentences = SENTENCES in json.loads((path / "edge_config.json").read_text())["vectors"]
         self.path = path
         self._index_niceness = index_niceness
         self._lock = threading.RLock()  # held by every call on the shard
@@ -200,7 +219,7 @@ class EdgeStore:
     def upsert(self, points: Sequence[MemoryPoint]) -> None:
         if not points:
             return
-        self._write(qe.UpdateOperation.upsert_points([_point(point) for point in points]))
+        self._write(qe.UpdateOperation.upsert_points([_point(point, self.has_sentences) for point in points]))
 
     def get(self, ids: Sequence[str]) -> list[Memory]:
         wanted = [canonical_id(memory_id) for memory_id in ids]
@@ -231,12 +250,17 @@ class EdgeStore:
             stage = {"query": sparse, "filter": flt}
         else:
             candidates = prefetch_limit(query.limit)
+            prefetches = [qe.Prefetch(limit=candidates, query=dense, filter=flt, params=SEARCH_PARAMS)]
+            weights = RRF_WEIGHTS
+            if self.has_sentences:
+                closest = qe.Query.Nearest([query.dense], using=SENTENCES)
+                prefetches.append(
+                    qe.Prefetch(limit=candidates, query=closest, filter=flt, params=SEARCH_PARAMS)
+                )
+                weights = RRF_WEIGHTS_WITH_SENTENCES
             stage = {
-                "prefetches": [
-                    qe.Prefetch(limit=candidates, query=dense, filter=flt, params=SEARCH_PARAMS),
-                    qe.Prefetch(limit=candidates, query=sparse, filter=flt),
-                ],
-                "query": qe.Fusion.Rrf(k=RRF_K, weights=list(RRF_WEIGHTS)),
+                "prefetches": [*prefetches, qe.Prefetch(limit=candidates, query=sparse, filter=flt)],
+                "query": qe.Fusion.Rrf(k=RRF_K, weights=list(weights)),
                 # No top-level filter: the prefetches are filtered already, and repeating the filter
                 # here made the engine run ACORN on a broad filter (5x slower at 100k memories).
             }
@@ -309,8 +333,10 @@ class EdgeStore:
         """Memories whose dense vector is in no HNSW graph yet: searched by brute force until `optimize()`."""
         with self._lock:
             info = self._shard.info()
-        # The engine counts indexed vectors of both kinds, and every sparse vector is always indexed.
-        return max(2 * info.points_count - info.indexed_vectors_count, 0)
+        # The engine counts indexed vectors of every kind (a sentences multivector as one), and every
+        # sparse vector is always indexed; the dense and sentences graphs are built together.
+        kinds = 3 if self.has_sentences else 2
+        return max((kinds * info.points_count - info.indexed_vectors_count) // (kinds - 1), 0)
 
     def optimize(self) -> bool:
         """Build HNSW graphs and merge segments; True once done. Maintenance, not per request.
@@ -340,7 +366,7 @@ class EdgeStore:
             with self._write_lock:  # writes wait from here; searches go on with the old shard
                 if self._closed:
                     raise RuntimeError("the store was closed while a copy of it was indexed")
-                built = qe.EdgeShard.load(str(copy), shard_config(self.dimensions))
+                built = qe.EdgeShard.load(str(copy), stored_config(copy, self.dimensions))
                 try:
                     for operation in self._replay:
                         built.update(operation)
@@ -386,11 +412,13 @@ class EdgeStore:
             self._shard.close()
 
 
-def _point(point: MemoryPoint) -> qe.Point:
+def _point(point: MemoryPoint, sentences: bool) -> qe.Point:
     vectors: dict[str, Any] = {
         DENSE: point.dense,
         SPARSE: qe.SparseVector(point.sparse.indices, point.sparse.values),
     }
+    if sentences:
+        vectors[SENTENCES] = point.sentence_rows
     return qe.Point(point.memory.id, vectors, to_payload(point.memory))
 
 

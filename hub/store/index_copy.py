@@ -91,9 +91,9 @@ def main(argv: list[str]) -> None:
     os.nice(niceness)
     import qdrant_edge as qe
 
-    from hub.store.edge import shard_config
+    from hub.store.edge import stored_config
 
-    shard = qe.EdgeShard.load(str(copy), shard_config(dimensions))
+    shard = qe.EdgeShard.load(str(copy), stored_config(copy, dimensions))
     try:
         shard.optimize()
         shard.flush()

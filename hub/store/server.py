@@ -23,6 +23,8 @@ from hub.store.base import (
     RECENCY_WEIGHT,
     RRF_K,
     RRF_WEIGHTS,
+    RRF_WEIGHTS_WITH_SENTENCES,
+    SENTENCES,
     SPARSE,
     Hit,
     MemoryFilter,
@@ -75,12 +77,23 @@ class ServerStore:
         # A collection keeps the size it was created with; `dimensions` is the size of a new one.
         vectors = self._client.get_collection(collection).config.params.vectors
         self.dimensions = vectors[DENSE].size if isinstance(vectors, dict) else dimensions
+        # A collection made before sentences were stored has none: `memhub reembed` writes it anew.
+        self.has_sentences = isinstance(vectors, dict) and SENTENCES in vectors
 
     def _ensure_collection(self, dimensions: int) -> None:
         if not self._client.collection_exists(self.collection):
             self._client.create_collection(
                 self.collection,
-                vectors_config={DENSE: models.VectorParams(size=dimensions, distance=models.Distance.COSINE)},
+                vectors_config={
+                    DENSE: models.VectorParams(size=dimensions, distance=models.Distance.COSINE),
+                    SENTENCES: models.VectorParams(
+                        size=dimensions,
+                        distance=models.Distance.COSINE,
+                        multivector_config=models.MultiVectorConfig(
+                            comparator=models.MultiVectorComparator.MAX_SIM
+                        ),
+                    ),
+                },
                 sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
             )
         if not self._server:
@@ -95,7 +108,9 @@ class ServerStore:
     def upsert(self, points: Sequence[MemoryPoint]) -> None:
         if not points:
             return
-        self._client.upsert(self.collection, [_point(point) for point in points], wait=True)
+        self._client.upsert(
+            self.collection, [_point(point, self.has_sentences) for point in points], wait=True
+        )
 
     def get(self, ids: Sequence[str]) -> list[Memory]:
         wanted = [canonical_id(memory_id) for memory_id in ids]
@@ -127,19 +142,23 @@ class ServerStore:
             stage = models.Prefetch(query=sparse, using=SPARSE, filter=flt, limit=query.limit)
         else:
             candidates = prefetch_limit(query.limit)
+            halves: list[tuple[list[float] | list[list[float]], str]] = [(query.dense, DENSE)]
+            weights = RRF_WEIGHTS
+            if self.has_sentences:
+                halves.append(([query.dense], SENTENCES))
+                weights = RRF_WEIGHTS_WITH_SENTENCES
             stage = models.Prefetch(
                 prefetch=[
-                    models.Prefetch(
-                        query=query.dense,
-                        using=DENSE,
-                        filter=flt,
-                        limit=candidates,
-                        params=self._search_params,
+                    *(
+                        models.Prefetch(
+                            query=vector, using=name, filter=flt, limit=candidates, params=self._search_params
+                        )
+                        for vector, name in halves
                     ),
                     models.Prefetch(query=sparse, using=SPARSE, filter=flt, limit=candidates),
                 ],
                 # The prefetches are filtered; a top-level filter would only be merged into them again.
-                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K, weights=list(RRF_WEIGHTS))),
+                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K, weights=list(weights))),
                 limit=query.limit,
             )
         if query.recency is not None:
@@ -250,11 +269,12 @@ class ServerStore:
         self._client.close()
 
 
-def _point(point: MemoryPoint) -> models.PointStruct:
+def _point(point: MemoryPoint, sentences: bool) -> models.PointStruct:
     sparse = models.SparseVector(indices=point.sparse.indices, values=point.sparse.values)
-    return models.PointStruct(
-        id=point.memory.id, vector={DENSE: point.dense, SPARSE: sparse}, payload=to_payload(point.memory)
-    )
+    vectors: dict[str, Any] = {DENSE: point.dense, SPARSE: sparse}
+    if sentences:
+        vectors[SENTENCES] = point.sentence_rows
+    return models.PointStruct(id=point.memory.id, vector=vectors, payload=to_payload(point.memory))
 
 
 def _any(key: str, values: frozenset[str]) -> models.FieldCondition:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+import qdrant_edge as qe
 from redis import Redis
 
 from hub.cli import main
@@ -21,6 +22,7 @@ from hub.services import Services, build_services
 from hub.settings import Settings, get_settings
 from hub.sparse import SparseEncoder
 from hub.store.base import MemoryFilter, SearchMode, SearchQuery, scroll_all
+from hub.store.edge import EdgeStore, shard_config
 from hub.store.pinning import ModelMismatch
 from tests.conftest import SECOND_DIMENSIONS
 
@@ -208,3 +210,30 @@ def test_a_reembed_that_dies_midway_leaves_the_old_hub_whole_and_a_rerun_finishe
     second = start_hub(settings, second_embedder)
     assert _ids(second.services) == before
     assert _dense_top(second.services, "what is Yael allergic to?") == FACTS[3]
+
+
+def test_a_store_made_before_sentences_is_searched_without_them_until_reembed_gives_them(
+    make_settings: Callable[..., Settings],
+    start_hub: Callable[..., EmbeddedHub],
+    redis: Redis,
+    embedder: Embedder,
+) -> None:
+    settings = make_settings()
+    old = settings.data_dir / "store" / settings.collection
+    old.mkdir(parents=True)
+    qe.EdgeShard.create(str(old), shard_config(sentences=False)).close()
+    first = start_hub(settings, embedder)
+    assert isinstance(first.services.store, EdgeStore) and not first.services.store.has_sentences
+    _publish(first.services, FACTS)
+    _wait_for(first.services, len(FACTS))
+    before = _ids(first.services)
+    assert first.services.retriever.search("what is Yael allergic to?", limit=1)[0].memory.text == FACTS[3]
+    first.stop()
+
+    reembed(settings, redis, embedder=embedder, sparse=SparseEncoder())
+
+    second = start_hub(settings, embedder)
+    assert isinstance(second.services.store, EdgeStore) and second.services.store.has_sentences
+    assert _ids(second.services) == before
+    for question, fact in QUESTIONS.items():
+        assert second.services.retriever.search(question, limit=1)[0].memory.text == FACTS[fact]

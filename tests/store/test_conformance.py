@@ -43,6 +43,7 @@ from hub.store.base import (
     to_payload,
 )
 from hub.store.server import ServerStore
+from hub.vectors import memory_points
 from tests.store.conftest import NOW, make_memory
 
 MakePoint = Callable[[Memory], MemoryPoint]
@@ -883,3 +884,26 @@ def test_a_global_memory_that_names_a_project_or_person_shows_to_whoever_may_rea
         )
         assert names(scroll_all(store, flt)) == visible, (projects, persons)
         assert names([hit.memory for hit in store.search(ask("Tuesdays budget therapist", flt))]) == visible
+
+
+def test_a_long_message_is_found_by_the_sentence_a_question_is_about(
+    store: MemoryStore, embedder: Embedder, ask: Callable[..., SearchQuery]
+) -> None:
+    long = (
+        "Emi: The weekend was busy, we cleaned the whole garage on Saturday. On Sunday we drove to my aunt's "
+        "farm and picked apples all afternoon. My sister Maya just got accepted to medical school! Then we "
+        "had pizza with the neighbours and watched a terrible movie."
+    )
+    others = [
+        "Emi: Maya loves apples and pizza",  # shares the question's word, says less about it
+        "Emi: We visited the science museum with the kids",
+        "Emi: My cousin is a nurse at the clinic downtown",
+        "Emi: The university library opens at eight",
+    ]
+    memories = [make_memory("long", long)] + [make_memory(f"other-{i}", t) for i, t in enumerate(others)]
+    store.upsert(memory_points(memories, embedder, SparseEncoder()))
+
+    # With the whole message's vector alone, "Maya loves apples and pizza" ranked first for both.
+    for question in ("Where did you pick apples?", "What did you do with the apples?"):
+        hits = store.search(ask(question, MemoryFilter(now=NOW), limit=3))
+        assert hits[0].memory.event_id == "long", question
