@@ -104,6 +104,11 @@ Why the ranking's constants are what they are (moved here from the code's commen
   on disk 55 -> 102 MB; REALTALK's search p50 over HTTP 29 ms before, 50 and 26 ms in two runs after
   (here p50 14.0 -> 13.7 ms); the Retriever in process on both filled stores, queries encoded first
   (235 questions, limit 50), p50 12.0 and 13.9 ms without sentences (two runs), 13.0 ms with them.
+  Run again on the commit, both sets afresh: REALTALK 49.4/57.4/66.2/75.3 MRR 48.5 (naive RRF of that
+  run 44.3/50.6/60.2/68.4), stored and reviewed in 166 s, p50 33 ms; this set against a worktree of the
+  old code, back to back: hybrid 0.913/0.952/0.739 -> 0.913/0.949/0.738, statements MRR 0.775 -> 0.792,
+  daily log MRR 0.764 -> 0.752, turns R@10 0.879 -> 0.868; hybrid+recency 0.912/0.944/0.731, newest first
+  30/32 -> 0.904/0.946/0.731, 31/32; hybrid+mmr 0.846/0.945/0.700, 32/32 -> 0.841/0.943/0.706, 31/32.
 - `hub.sparse.CONTEXT_WEIGHT` 0.3: on the dev questions (one message of context), hybrid MRR 0.703
   at 0.3 and at 0.5, against 0.687 with the context indexed as part of the text, at the same
   recall@10 (0.94); on the chat messages alone, MRR 0.58 at 0.3, 0.57 at 0.5, 0.52 before.
