@@ -89,21 +89,19 @@ class StoreInUse(RuntimeError):
 MODEL_RECORD = "memhub-model.json"
 
 
-def stored_dimensions(path: Path) -> int | None:
-    """The dense vectors' size an existing shard was created with; None where there is no shard yet."""
+def stored_vectors(path: Path) -> dict[str, Any] | None:
+    """The named vectors an existing shard was created with (name -> its parameters, as the engine
+    wrote them); None where there is no shard yet."""
     config = path / "edge_config.json"
-    if not config.exists():
-        return None
-    return int(json.loads(config.read_text())["vectors"][DENSE]["size"])
+    return dict(json.loads(config.read_text())["vectors"]) if config.exists() else None
 
 
 def stored_config(path: Path, dimensions: int = DIMENSIONS) -> qe.EdgeConfig:
     """The config for the shard at `path` with dense vectors of `dimensions`: with sentences unless the
     shard was made before they were stored. Loading with it checks the stored vectors are what this
     code writes."""
-    config = path / "edge_config.json"
-    sentences = not config.exists() or SENTENCES in json.loads(config.read_text())["vectors"]
-    return shard_config(dimensions, sentences=sentences)
+    vectors = stored_vectors(path)
+    return shard_config(dimensions, sentences=vectors is None or SENTENCES in vectors)
 
 
 def _open_shard(path: Path, dimensions: int) -> qe.EdgeShard:
@@ -142,11 +140,12 @@ class EdgeStore:
         index_niceness: int = 10,
     ) -> None:
         index_copy.recover(path)
-        # A shard keeps the size it was created with; `dimensions` is the size of a new one.
-        self.dimensions = stored_dimensions(path) or dimensions
+        # A shard keeps the size it was created with; `dimensions` is the size of a new one. One made
+        # before sentences were stored has none: `memhub reembed` writes it anew, with them.
+        vectors = stored_vectors(path)
+        self.dimensions = int(vectors[DENSE]["size"]) if vectors else dimensions
+        self.has_sentences = vectors is None or SENTENCES in vectors
         self._shard = _open_shard(path, self.dimensions)
-        # `memhub reembed` writes a store without them anew, with them.
-        self.has_sentences = SENTENCES in json.loads((path / "edge_config.json").read_text())["vectors"]
         self.path = path
         self._index_niceness = index_niceness
         self._lock = threading.RLock()  # held by every call on the shard
