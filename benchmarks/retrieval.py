@@ -88,12 +88,13 @@ Why the ranking's constants are what they are (moved here from the code's commen
 - `hub.store.base.RRF_WEIGHTS_WITH_SENTENCES` (1, 0.5, 1), 2026-12-07: each sentence of a memory is also
   embedded alone (`hub.sentences`) in a multivector scored by its closest row, a third list in the fusion.
   On REALTALK's dev conversations, the model's ranking alone (every message, in process) r@10 35.4 (the
-  message alone) and 34.2 (with its context, as stored) against 42.7 by the closest sentence. Fused, in
+  message alone) and 34.2 (with its context, as stored) against 42.7 by the closest sentence (in that
+  measure each sentence carried its speaker's name; as stored, only the first does). Fused, in
   process over the real store and Retriever, dev r@5/10/25/50 MRR 42.2/49.9/60.4/67.3/43.0 -> (0.5, 0.5, 1)
   44.9/52.2/61.1/67.6/43.9, (0.75, 0.5, 1) 44.1/51.5/60.7/67.9/43.6, (1, 0.5, 1) 43.2/52.3/60.7/68.4/43.0,
-  (0.5, 0.25, 1) 44.3/52.0/60.8/67.8/44.9; sentences in place of the dense list 46.2/51.4/60.4/67.2/44.3;
-  a message of one sentence given no row of its own (the stored vector, context and all) 42.5/50.1/60.5/
-  67.9/40.8. This set, same session, old code and new: hybrid 0.913/0.952/0.739 (held out 0.931/0.975/
+  (0.5, 0.25, 1) 44.3/52.0/60.8/67.8/44.9; sentences in place of the dense list, 1:1 with BM25, 46.2/
+  51.4/60.4/67.2/44.3; at (1, 0.5, 1), a message of one sentence given no row of its own (the stored
+  vector, context and all) 42.5/50.1/60.5/67.9/40.8. This set, same session, old code and new: hybrid 0.913/0.952/0.739 (held out 0.931/0.975/
   0.758), turns R@10 0.879 MRR 0.665, newest first 32/32 -> at (0.5, 0.5, 1) 0.902/0.951/0.743, 31/32
   (q030: "Netanel cancelled the Holmes Place membership" fell from 17th to 24th of the fused candidates,
   out of the 20 re-ranked, under chat messages whose one sentence says "gym"); at (1, 0.5, 1) 0.911/
