@@ -4,8 +4,11 @@ and the days it names by their distance from today: "yesterday", "la semana pasa
 Month names and the words for days, weeks and months relative to today are CLDR's for each covered
 language (through Babel: month names wide and abbreviated, as a date writes them and as they stand alone),
 so a language is added by naming its locale in `LANGUAGES`. A day is read where a day number stands next
-to a month name, or in ISO form (2024-01-05); a number of its own, a month alone or a weekday names no
-day. A day said without its year is the last one not after `now`.
+to a month name, or in numbers with its year: year first (2024-01-05, 2024/01/05), or day and month
+first (19.01.2024, 19/01/24). Every covered language writes the day before the month but American
+English, so day first is read first; with dots, as only day-first writers use them, it is the one
+reading where it is a date. A number of its own, a month alone or a weekday names no day. A day said
+without its year is the last one not after `now`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,10 @@ MAX_DAYS = 3  # a question about a few days at most; a list of dates is not one
 Period = tuple[date, date]  # its first day and its last
 # Hebrew writes "on", "in" and "since" onto the word that follows, with or without a hyphen: "ב-5 בינואר".
 _PREFIX = f"[{''.join(sorted(HEBREW_PREFIXES))}]?-?"
+# A date in numbers is not part of a longer run of them (a phone number, an address, a version), but
+# may follow a Hebrew prefix and its hyphen ("ב-19.01.2024").
+_NUMBER_START = rf"(?:(?<![\d./-])|(?<=[{''.join(sorted(HEBREW_PREFIXES))}]-))"
+_NUMBER_END = r"(?![\d-]|[./]\d)"
 
 
 @cache
@@ -59,7 +66,8 @@ def _pattern() -> re.Pattern[str]:
         rf"{day}\s+(?:{joint}{_PREFIX}(?P<joined>{whole})|{_PREFIX}(?P<month>{month}))[.׳']?{year}(?!\w)"
         rf"|(?<!\w){_PREFIX}(?P<first>{month})[.׳']?\s+(?P<then>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"
         rf"(?:,?\s+(?P<after>\d{{4}}))?(?!\w)"
-        r"|(?<![\d-])(?P<iso>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?![\d-])",
+        rf"|{_NUMBER_START}(?P<iso>\d{{4}})(?P<isep>[-/.])(?P<m>\d{{1,2}})(?P=isep)(?P<d>\d{{1,2}}){_NUMBER_END}"
+        rf"|{_NUMBER_START}(?P<n1>\d{{1,2}})(?P<nsep>[-/.])(?P<n2>\d{{1,2}})(?P=nsep)(?P<ny>\d{{4}}|\d{{2}}){_NUMBER_END}",
         re.IGNORECASE,
     )
 
@@ -71,16 +79,38 @@ def named_days(text: str, now: datetime) -> list[date]:
     for match in _pattern().finditer(text):
         g = match.groupdict()
         if g["iso"]:
-            parts = (int(g["iso"]), int(g["m"]), int(g["d"]))
+            readings = [(int(g["iso"]), int(g["m"]), int(g["d"]))]
+        elif g["n1"]:
+            readings = _numeric(int(g["n1"]), int(g["n2"]), g["ny"], g["nsep"])
         elif g["day"]:
             month = names[(g["joined"] or g["month"]).casefold()][0]
-            parts = (int(g["year"] or 0), month, int(g["day"]))
+            readings = [(int(g["year"] or 0), month, int(g["day"]))]
         else:
-            parts = (int(g["after"] or 0), names[g["first"].casefold()][0], int(g["then"]))
-        day = _day(*parts, now.date())
-        if day is not None and day not in found:
-            found.append(day)
+            readings = [(int(g["after"] or 0), names[g["first"].casefold()][0], int(g["then"]))]
+        for parts in readings:
+            day = _day(*parts, now.date())
+            if day is not None and day not in found:
+                found.append(day)
     return found[:MAX_DAYS]
+
+
+def _numeric(first: int, second: int, year: str, separator: str) -> list[tuple[int, int, int]]:
+    """The (year, month, day) readings of a date in numbers: day first ("19/01/2024") before month first
+    ("01/19/2024"), and with dots the first that is a date; a two-digit year as `strptime`'s %y reads it
+    (69 to 99 last century)."""
+    full = int(year) if len(year) == 4 else int(year) + (1900 if int(year) >= 69 else 2000)
+    readings = [(full, second, first), (full, first, second)] if first != second else [(full, first, first)]
+    if separator == ".":
+        return [parts for parts in readings if _is_date(*parts)][:1]
+    return readings
+
+
+def _is_date(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
 
 
 def _day(year: int, month: int, day: int, today: date) -> date | None:

@@ -30,10 +30,26 @@ LAST_WEEK = (date(2026, 11, 30), date(2026, 12, 6))
         ("ماذا حدث في 5 يناير 2024؟", date(2024, 1, 5)),
         ("מה עשיתי ב-5 בינואר 2024?", date(2024, 1, 5)),
         ("What did we decide on 2024-01-05?", date(2024, 1, 5)),
+        ("What did we decide on 2024/1/5?", date(2024, 1, 5)),
+        ("Was hat Jonas am 19.01.2024 gemacht?", date(2024, 1, 19)),
+        ("Что было 5.1.24?", date(2024, 1, 5)),
+        ("¿Qué pasó el 19/01/2024?", date(2024, 1, 19)),
+        ("What happened on 01/19/2024?", date(2024, 1, 19)),
+        ("מה עשיתי ב-19.01.2024?", date(2024, 1, 19)),
     ],
 )
 def test_a_day_is_read_in_each_covered_language(text: str, day: date) -> None:
     assert named_days(text, NOW) == [day]
+
+
+def test_a_date_in_numbers_is_read_day_first_and_both_ways_where_it_could_be_either() -> None:
+    # Slashes and dashes are written month first in American English and day first everywhere else.
+    assert named_days("What did we do on 05/06/2024?", NOW) == [date(2024, 6, 5), date(2024, 5, 6)]
+    assert named_days("And on 12-05-2024?", NOW) == [date(2024, 5, 12), date(2024, 12, 5)]
+    # Dots are day-first writers': the other reading only where the first is no date.
+    assert named_days("Am 05.06.2024 war ich dort", NOW) == [date(2024, 6, 5)]
+    assert named_days("on 1.19.2024", NOW) == [date(2024, 1, 19)]
+    assert named_days("on 07/07/99", NOW) == [date(1999, 7, 7)]
 
 
 def test_a_day_without_its_year_is_the_last_one_so_far() -> None:
@@ -52,6 +68,10 @@ def test_a_day_without_its_year_is_the_last_one_so_far() -> None:
         "What happened on 31 February 2024?",
         "Flight 12 leaves from gate 5",
         "What did Netanel say about the dentist?",
+        "Is the printer still at 192.168.1.10?",
+        "Call 054-123-4567 after 10.30",
+        "We won 3/1 on 12/5",  # a date in numbers is read with its year only
+        "Did I pay on 31.02.2024?",
     ],
 )
 def test_no_day_where_none_is_named(text: str) -> None:
