@@ -1,5 +1,6 @@
 """The days a search names: "on 5 January 2024", "Dec 29", "el 5 de enero", "5. Januar", "5 בינואר";
-and the days it names by their distance from today: "yesterday", "la semana pasada", "в прошлом месяце".
+and the days it names by their distance from today: "yesterday", "la semana pasada", "в прошлом месяце",
+"last Friday".
 
 Month names and the words for days, weeks and months relative to today are CLDR's for each covered
 language (through Babel: month names wide and abbreviated, as a date writes them and as they stand alone),
@@ -143,17 +144,25 @@ def _folded(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(c for c in decomposed if unicodedata.category(c) != "Mn"))
 
 
+# CLDR's fields for the weekdays relative to today, Monday first (as `date.weekday()` counts them).
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
 @cache
 def relative_names() -> dict[str, tuple[str, int]]:
-    """Every covered language's words for a day, a week or a month relative to today, folded: the unit
-    and how many of it from today ("ayer": day, -1). Where a week's or a month's words open with a short
-    word ("la semana pasada", "на прошлой неделе"), they count without it too; a day's short first word
-    says which day ("أول أمس", the day before yesterday)."""
+    """Every covered language's words for a day, a week or a month relative to today, and for the last
+    of a weekday ("last Friday", "el viernes pasado"), folded: the unit and how many of it from today
+    ("ayer": day, -1). A weekday this week or next is left out: a memory is of what happened, and CLDR's
+    Hebrew "this Friday" is the weekday's bare name. Where a week's, a month's or a weekday's words open
+    with a short word ("la semana pasada", "на прошлой неделе"), they count without it too; a day's short
+    first word says which day ("أول أمس", the day before yesterday)."""
     names: dict[str, tuple[str, int]] = {}
     for locale in LANGUAGES:
         fields = localedata.load(locale)["date_fields"]
-        for unit in ("day", "week", "month"):
+        for unit in ("day", "week", "month", *WEEKDAYS):
             for offset, words in fields[unit]["relative"].items():
+                if unit in WEEKDAYS and int(offset) != -1:
+                    continue
                 folded = _folded(words)
                 names.setdefault(folded, (unit, int(offset)))
                 first, _, rest = folded.partition(" ")
@@ -175,6 +184,10 @@ def _relative(named: tuple[str, int], today: date) -> Period:
     unit, offset = named
     if unit == "day":
         day = today + timedelta(days=offset)
+        return day, day
+    if unit in WEEKDAYS:
+        # The last one before today: on a Friday, "last Friday" is a week ago.
+        day = today - timedelta(days=(today.weekday() - WEEKDAYS.index(unit)) % 7 or 7)
         return day, day
     if unit == "week":
         monday = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)

@@ -12,6 +12,7 @@ from hub.query_dates import MAX_DAYS, named_days, named_periods
 NOW = datetime(2026, 12, 7, 12, 0)  # a Monday
 YESTERDAY = (date(2026, 12, 6), date(2026, 12, 6))
 LAST_WEEK = (date(2026, 11, 30), date(2026, 12, 6))
+LAST_FRIDAY = (date(2026, 12, 4), date(2026, 12, 4))
 
 
 @pytest.mark.parametrize(
@@ -97,6 +98,11 @@ def test_a_few_days_at_most_each_once() -> None:
         ("ماذا فعلت أمس؟", YESTERDAY),
         ("מה עשיתי אֶתְמוֹל?", YESTERDAY),  # with niqqud, which CLDR's word has not
         ("What's on this week?", (date(2026, 12, 7), date(2026, 12, 13))),
+        ("What did I buy last Friday?", LAST_FRIDAY),
+        ("¿Qué compré el viernes pasado?", LAST_FRIDAY),
+        ("Was war letzten Freitag?", LAST_FRIDAY),
+        ("Что я делал в прошлую пятницу?", LAST_FRIDAY),
+        ("מה עשיתי בשישי שעבר?", LAST_FRIDAY),  # without CLDR's "יום"
     ],
 )
 def test_a_period_relative_to_today_is_read_in_each_covered_language(
@@ -109,3 +115,13 @@ def test_named_days_come_first_and_each_period_once() -> None:
     text = "What happened yesterday, on 5 January and again yesterday?"
     assert named_periods(text, NOW) == [(date(2026, 1, 5), date(2026, 1, 5)), YESTERDAY]
     assert named_periods("last month", datetime(2026, 1, 15)) == [(date(2025, 12, 1), date(2025, 12, 31))]
+
+
+def test_the_last_of_a_weekday_is_before_today_and_no_other_is_named() -> None:
+    assert named_periods("What did I do last Monday?", NOW) == [(date(2026, 11, 30), date(2026, 11, 30))]
+    assert named_periods("last Friday", datetime(2026, 12, 4, 9)) == [
+        (date(2026, 11, 27), date(2026, 11, 27))
+    ]
+    # A weekday this week or next names what has not happened; Hebrew's "this Friday" is its bare name.
+    for text in ("this Friday", "next Friday", "see you on Friday", "יום שישי"):
+        assert named_periods(text, NOW) == []
