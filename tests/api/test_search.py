@@ -347,6 +347,8 @@ def test_a_day_the_question_names_finds_what_happened_that_day(make_agent: Calla
         "What did Dana play on 5 January 2026?",
         "¿A qué jugó Dana el 5 de enero de 2026?",
         "מה דנה שיחקה ב-5 בינואר 2026?",
+        "Was hat Dana am 05.01.2026 gespielt?",
+        "What did Dana play on 1/5/2026?",  # 1 May read too: it ranks nothing, nothing happened then
     ):
         assert (
             texts(wa.search(question, limit=3))[0] == "Dana: the chess club last night was fun, I won twice"
@@ -387,3 +389,8 @@ def test_a_day_named_relative_to_today_finds_what_happened_then(make_agent: Call
     assert texts(wa.search("What did Dana play?", limit=9))[-1] == yesterday
     for question in ("What did Dana play yesterday?", "¿A qué jugó Dana ayer?", "מה דנה שיחקה אתמול?"):
         assert texts(wa.search(question, limit=3))[0] == yesterday, question
+    # Yesterday is the last of its weekday before today.
+    weekday = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")[
+        (now - timedelta(days=1)).weekday()
+    ]
+    assert texts(wa.search(f"What did Dana play last {weekday}?", limit=3))[0] == yesterday
