@@ -2,14 +2,14 @@
 and the days it names by their distance from today: "yesterday", "la semana pasada", "в прошлом месяце",
 "last Friday".
 
-Month names and the words for days, weeks and months relative to today are CLDR's for each covered
-language (through Babel: month names wide and abbreviated, as a date writes them and as they stand alone),
-so a language is added by naming its locale in `LANGUAGES`. A day is read where a day number stands next
-to a month name, or in numbers with its year: year first (2024-01-05, 2024/01/05), or day and month
-first (19.01.2024, 19/01/24). Every covered language writes the day before the month but American
+Month names and the words for days, weeks, months and weekdays relative to today are CLDR's for each
+covered language (through Babel: month names wide and abbreviated, as a date writes them and as they
+stand alone), so a language is added by naming its locale in `LANGUAGES`. A day is read where a day
+number stands next to a month name, or in numbers with its year: year first (2024-01-05, 2024/01/05),
+or day and month first (19.01.2024, 19/01/24). Every covered language writes the day before the month but American
 English, so day first is read first; with dots, as only day-first writers use them, it is the one
-reading where it is a date. A number of its own, a month alone or a weekday names no day. A day said
-without its year is the last one not after `now`.
+reading where it is a date. A number of its own, a month alone or a weekday alone names no day. A day
+said without its year is the last one not after `now`.
 """
 
 from __future__ import annotations
