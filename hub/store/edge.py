@@ -104,12 +104,14 @@ def stored_config(path: Path, dimensions: int = DIMENSIONS) -> qe.EdgeConfig:
     return shard_config(dimensions, sentences=vectors is None or SENTENCES in vectors)
 
 
-def _open_shard(path: Path, dimensions: int) -> qe.EdgeShard:
+def _open_shard(path: Path, dimensions: int, *, sentences: bool) -> qe.EdgeShard:
+    """The shard at `path`, loaded with the vectors it was made with (`stored_vectors`), or created."""
     path.mkdir(parents=True, exist_ok=True)
+    config = shard_config(dimensions, sentences=sentences)
     try:
         if (path / "edge_config.json").exists():
-            return qe.EdgeShard.load(str(path), stored_config(path, dimensions))
-        return qe.EdgeShard.create(str(path), shard_config(dimensions))
+            return qe.EdgeShard.load(str(path), config)
+        return qe.EdgeShard.create(str(path), config)
     except Exception as exc:  # the binding raises a bare Exception; only its text says what happened
         if "WouldBlock" not in str(exc):
             raise
@@ -145,7 +147,7 @@ class EdgeStore:
         vectors = stored_vectors(path)
         self.dimensions = int(vectors[DENSE]["size"]) if vectors else dimensions
         self.has_sentences = vectors is None or SENTENCES in vectors
-        self._shard = _open_shard(path, self.dimensions)
+        self._shard = _open_shard(path, self.dimensions, sentences=self.has_sentences)
         self.path = path
         self._index_niceness = index_niceness
         self._lock = threading.RLock()  # held by every call on the shard
@@ -365,7 +367,9 @@ class EdgeStore:
             with self._write_lock:  # writes wait from here; searches go on with the old shard
                 if self._closed:
                     raise RuntimeError("the store was closed while a copy of it was indexed")
-                built = qe.EdgeShard.load(str(copy), stored_config(copy, self.dimensions))
+                built = qe.EdgeShard.load(
+                    str(copy), shard_config(self.dimensions, sentences=self.has_sentences)
+                )
                 try:
                     for operation in self._replay:
                         built.update(operation)
@@ -376,7 +380,7 @@ class EdgeStore:
                 with self._lock:  # searches wait only while one shard is closed and the other opened
                     self._shard.close()
                     index_copy.swap_in(self.path)
-                    self._shard = _open_shard(self.path, self.dimensions)
+                    self._shard = _open_shard(self.path, self.dimensions, sentences=self.has_sentences)
             return True
         finally:
             self._replay = None
