@@ -28,10 +28,11 @@ LANGUAGES = ("en", "es", "fr", "de", "pt", "it", "ru", "ar", "he")
 MAX_DAYS = 3  # a question about a few days at most; a list of dates is not one
 Period = tuple[date, date]  # its first day and its last
 # Hebrew writes "on", "in" and "since" onto the word that follows, with or without a hyphen: "ב-5 בינואר".
-_PREFIX = f"[{''.join(sorted(HEBREW_PREFIXES))}]?-?"
+_PREFIX_LETTERS = "".join(sorted(HEBREW_PREFIXES))
+_PREFIX = f"[{_PREFIX_LETTERS}]?-?"
 # A date in numbers is not part of a longer run of them (a phone number, an address, a version), but
 # may follow a Hebrew prefix and its hyphen ("ב-19.01.2024").
-_NUMBER_START = rf"(?:(?<![\d./-])|(?<=[{''.join(sorted(HEBREW_PREFIXES))}]-))"
+_NUMBER_START = rf"(?:(?<![\d./-])|(?<=[{_PREFIX_LETTERS}]-))"
 _NUMBER_END = r"(?![\d-]|[./]\d)"
 
 
@@ -82,36 +83,25 @@ def named_days(text: str, now: datetime) -> list[date]:
         if g["iso"]:
             readings = [(int(g["iso"]), int(g["m"]), int(g["d"]))]
         elif g["n1"]:
-            readings = _numeric(int(g["n1"]), int(g["n2"]), g["ny"], g["nsep"])
+            readings = _numeric(int(g["n1"]), int(g["n2"]), g["ny"])
         elif g["day"]:
             month = names[(g["joined"] or g["month"]).casefold()][0]
             readings = [(int(g["year"] or 0), month, int(g["day"]))]
         else:
             readings = [(int(g["after"] or 0), names[g["first"].casefold()][0], int(g["then"]))]
-        for parts in readings:
-            day = _day(*parts, now.date())
-            if day is not None and day not in found:
+        days = [day for day in (_day(*parts, now.date()) for parts in readings) if day is not None]
+        # Dots are day-first writers': the other reading only where the first is no date.
+        for day in days[:1] if g["nsep"] == "." else days:
+            if day not in found:
                 found.append(day)
     return found[:MAX_DAYS]
 
 
-def _numeric(first: int, second: int, year: str, separator: str) -> list[tuple[int, int, int]]:
-    """The (year, month, day) readings of a date in numbers: day first ("19/01/2024") before month first
-    ("01/19/2024"), and with dots the first that is a date; a two-digit year as `strptime`'s %y reads it
-    (69 to 99 last century)."""
+def _numeric(first: int, second: int, year: str) -> list[tuple[int, int, int]]:
+    """The (year, month, day) readings of a date in numbers, day first ("19/01/2024") before month first
+    ("01/19/2024"); a two-digit year as `strptime`'s %y reads it (69 to 99 last century)."""
     full = int(year) if len(year) == 4 else int(year) + (1900 if int(year) >= 69 else 2000)
-    readings = [(full, second, first), (full, first, second)] if first != second else [(full, first, first)]
-    if separator == ".":
-        return [parts for parts in readings if _is_date(*parts)][:1]
-    return readings
-
-
-def _is_date(year: int, month: int, day: int) -> bool:
-    try:
-        date(year, month, day)
-    except ValueError:
-        return False
-    return True
+    return [(full, second, first), (full, first, second)] if first != second else [(full, first, first)]
 
 
 def _day(year: int, month: int, day: int, today: date) -> date | None:
